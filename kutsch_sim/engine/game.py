@@ -1,0 +1,179 @@
+"""The turn (R3) and whole games: one game, or a batch in parallel (prange over games)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..enums import (
+    ACT_ATTACK,
+    ACT_DECLARE,
+    ACT_MUL,
+    ACT_PASS,
+    ACT_TRADE,
+    DEC,
+    DK,
+    ERR,
+    EV,
+    N_CARDS,
+    N_REC,
+    OC,
+    REC,
+    SC,
+    WIN,
+)
+from .decide import decide_nb, yes_no_nb
+from .declare import can_declare_nb, declare_nb
+from .fight import FIGHT_DONE, fight_nb
+from .invariants import check_nb
+from .log import log_nb
+from .state import new_state_nb, setup_nb
+from .trade import DIPLO_END_TURN, TRADE_FREE, clairvoyant_nb, diplomat_nb, trade_nb
+
+
+@njit(cache=True)
+def action_options_nb(st, p):
+    """Write the legal actions of seat p into st.opts (R3): pass, trade (target, card),
+    attack (target), declare (team / with Drink / Loge). Returns the count."""
+    n = st.sc[SC.N]
+    st.opts[0] = ACT_PASS * ACT_MUL
+    k = 1
+    for t in range(n):
+        if t == p:
+            continue
+        for c in range(N_CARDS):
+            if st.loc[c] == p:
+                st.opts[k] = ACT_TRADE * ACT_MUL + t * 32 + c
+                k += 1
+    for t in range(n):
+        if t != p:
+            st.opts[k] = ACT_ATTACK * ACT_MUL + t * 32
+            k += 1
+    for kind in range(DK.TEAM, DK.LOGE + 1):
+        if can_declare_nb(st, p, kind):
+            st.opts[k] = ACT_DECLARE * ACT_MUL + kind
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def diplomat_ready_nb(st, p):
+    return st.occ[p] == OC.DIPLOMAT and not st.occ_up[p]
+
+
+@njit(cache=True)
+def play_turn_nb(st):
+    """One turn of the active seat (R3): Clairvoyant, Diplomat before, the action,
+    Diplomat after. Rulings: the Clairvoyant is offered at the start of the turn; the
+    Diplomat may act after the action unless a Priest or a Doctor ended the turn."""
+    p = st.sc[SC.ACTIVE]
+    log_nb(st, EV.TURN, p, 0, 0, 0)
+    st.dctx[0] = p
+    if st.occ[p] == OC.CLAIRVOYANT and not st.occ_up[p] and st.sc[SC.DECK_N] > 0:
+        if yes_no_nb(st, p, DEC.CLAIR_USE):
+            clairvoyant_nb(st, p)
+    diplo_done = False
+    if diplomat_ready_nb(st, p):
+        st.dctx[0] = p
+        st.dctx[4] = 0
+        if yes_no_nb(st, p, DEC.DIPLO_USE):
+            diplo_done = True
+            if diplomat_nb(st, p, 0) == DIPLO_END_TURN:
+                return
+    k = action_options_nb(st, p)
+    st.dctx[0] = p
+    v = decide_nb(st, p, DEC.ACTION, k)
+    act = v // ACT_MUL
+    t = (v % ACT_MUL) // 32
+    c = v % 32
+    ended = False
+    if act == ACT_PASS:
+        log_nb(st, EV.PASS, p, 0, 0, 0)
+    elif act == ACT_TRADE:
+        trade_nb(st, p, t, c, TRADE_FREE, -1)
+    elif act == ACT_ATTACK:
+        ended = fight_nb(st, p, t) != FIGHT_DONE
+    else:
+        declare_nb(st, p, v % ACT_MUL)
+        return
+    if not diplo_done and not ended and diplomat_ready_nb(st, p) and st.sc[SC.OVER] == 0:
+        st.dctx[0] = p
+        st.dctx[4] = 1
+        if yes_no_nb(st, p, DEC.DIPLO_USE):
+            diplomat_nb(st, p, 1)
+
+
+@njit(cache=True)
+def play_nb(st):
+    """Play from the current position until a declaration, the turn cap or an error."""
+    while st.sc[SC.OVER] == 0:
+        if st.sc[SC.TURN] >= st.sc[SC.TURN_CAP]:
+            st.sc[SC.WINNER] = WIN.TIMEOUT  # R3 ruling: a timeout is nobody's win
+            st.sc[SC.OVER] = 1
+            log_nb(st, EV.TIMEOUT, st.sc[SC.TURN], 0, 0, 0)
+            break
+        play_turn_nb(st)
+        st.sc[SC.TURN] += 1
+        if st.sc[SC.DEBUG] == 1:
+            check_nb(st, True)
+        if st.sc[SC.ERROR] != ERR.OK:
+            st.sc[SC.WINNER] = WIN.ERROR
+            st.sc[SC.OVER] = 1
+            break
+        if st.sc[SC.OVER] == 0:
+            st.sc[SC.ACTIVE] = (st.sc[SC.ACTIVE] + 1) % st.sc[SC.N]
+    fill_record_nb(st)
+
+
+@njit(cache=True)
+def fill_record_nb(st):
+    r = st.rec
+    r[REC.WINNER] = st.sc[SC.WINNER]
+    r[REC.SOLO_SEAT] = st.sc[SC.SOLO_SEAT]
+    r[REC.DECLARER] = st.sc[SC.DECLARER]
+    r[REC.DECL_KIND] = st.sc[SC.DECL_KIND]
+    r[REC.DECL_OK] = st.sc[SC.DECL_OK]
+    r[REC.TURNS] = st.sc[SC.TURN]
+    r[REC.MINORITY] = st.sc[SC.MINORITY]
+    r[REC.ERROR] = st.sc[SC.ERROR]
+    r[REC.DECISIONS] = st.sc[SC.N_DECISIONS]
+
+
+@njit(cache=True)
+def init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug):
+    for p in range(n):
+        st.bot[p] = bots[p]
+        for j in range(bparams.shape[1]):
+            st.bparam[p, j] = bparams[p, j]
+    setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug)
+
+
+@njit(cache=True)
+def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, log_cap):
+    """Play one game with an event log; returns (record, log rows, scalars)."""
+    st = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
+    init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug)
+    play_nb(st)
+    m = min(st.sc[SC.N_EVENTS], log_cap)
+    return st.rec.copy(), st.log[:m].copy(), st.sc.copy()
+
+
+@njit(cache=True, parallel=True)
+def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug):
+    """Play games game0 .. game0+n_games-1 of one configuration in parallel.
+
+    Returns int32[n_games, N_REC]. Each game draws only from its own stream
+    (seed, config_id, game), so the records do not depend on thread count or chunking.
+    """
+    out = np.zeros((n_games, N_REC), np.int32)
+    n_chunks = min(n_games, 64)
+    for ch in prange(n_chunks):
+        st = new_state_nb(0, np.zeros((0, 3), np.int32))
+        lo = ch * n_games // n_chunks
+        hi = (ch + 1) * n_games // n_chunks
+        for i in range(lo, hi):
+            init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap,
+                         drink_on, debug)
+            play_nb(st)
+            out[i, :] = st.rec
+    return out

@@ -1,0 +1,29 @@
+"""Event log (integer coded; decoded to English by ``kutsch_sim.trace``).
+
+Rows are int32 [type, turn, a, b, c, d] (meanings in ``enums.Event``). A log of
+capacity 0 turns logging off; events past the capacity are counted, not written.
+In debug mode (sc[DEBUG] == 1) the invariants are checked after every event.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..enums import SC
+from .invariants import check_nb
+
+
+@njit(cache=True)
+def log_nb(st, typ, a, b, c, d):
+    i = st.sc[SC.N_EVENTS]
+    if i < st.log.shape[0]:
+        row = st.log[i]
+        row[0] = typ
+        row[1] = st.sc[SC.TURN]
+        row[2] = a
+        row[3] = b
+        row[4] = c
+        row[5] = d
+    st.sc[SC.N_EVENTS] = i + 1
+    if st.sc[SC.DEBUG] == 1:
+        check_nb(st, False)

@@ -1,0 +1,243 @@
+"""Game state as a NamedTuple of fixed-shape arrays, and set-up (R2).
+
+Layout (all arrays allocated once per game by :func:`new_state_nb`; nothing is
+allocated in the per-turn loop). ``-1`` = none / unknown.
+
+=========  ===============  ==========================================================
+field      shape, dtype     meaning
+=========  ===============  ==========================================================
+sc         (N_SCALARS,) i64 scalars, indexed by ``enums.SC`` (turn, active seat, ...)
+rs         (2,) u64         the game's random stream (key, counter), see ``rng``
+loc        (21,) i8         where each card is: seat 0..9, LOC_DECK or LOC_OUT
+deck       (21,) i8         deck order, deck[0:DECK_N]; the top card is deck[DECK_N-1]
+hand_n     (10,) i8         cards in each seat's hand (== count of loc == seat)
+assoc      (10,) i8         team of each seat (ORDER/BROTHERHOOD), -1 beyond N
+occ        (10,) i8         occupation each seat holds, -1 beyond N
+occ_up     (10,) bool       the seat's occupation is face up (used, R8)
+occ_loc    (10,) i8         where each occupation is: seat or LOC_PILE
+drink      (10,) bool       seat has a Drink of Power (odd N, R7)
+bot        (10,) i8         bot id of each seat (see ``bots``)
+bparam     (10, 8) f64      bot parameters per seat
+opts       (512,) i32       options of the decision being taken
+dctx       (N_DCTX,) i32    context of that decision (who attacks whom, which card ...)
+script     (S, 3) i32       scripted decisions: (seat, decision kind, option value)
+log        (L, 6) i32       event log rows [type, turn, a, b, c, d]; L may be 0
+k_assoc    (10, 10) i8      k_assoc[s, p]: team seat s has seen p hold, -1
+k_occ      (10, 10) i8      k_occ[s, p]: occupation s knows p holds, -1
+k_card     (10, 21) i8      k_card[s, c]: seat s last saw card c in seat ...'s hand, -1
+sup        (10,) i8         scratch for fights: each seat's support side
+mark       (21,) i8         scratch (Sextant choices, declaration names, ...)
+rec        (N_REC,) i32     the game's record, filled at the end
+=========  ===============  ==========================================================
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ..enums import (
+    C_BAG_GOBLET,
+    C_BAG_KEY,
+    EV,
+    LOC_DECK,
+    LOC_OUT,
+    LOC_PILE,
+    MAX_PLAYERS,
+    N_CARDS,
+    N_DCTX,
+    N_OCCS,
+    N_REC,
+    N_SCALARS,
+    REC,
+    SC,
+)
+from ..rng import seed_stream_nb, shuffle_nb
+from .log import log_nb
+
+State = namedtuple(
+    "State",
+    [
+        "sc", "rs", "loc", "deck", "hand_n", "assoc", "occ", "occ_up", "occ_loc", "drink",
+        "bot", "bparam", "opts", "dctx", "script", "log", "k_assoc", "k_occ", "k_card",
+        "sup", "mark", "rec",
+    ],
+)
+
+N_OPTS = 512
+N_BPARAM = 8
+
+
+@njit(cache=True)
+def new_state_nb(log_cap, script):
+    """Allocate an empty state. ``script`` is int32[S, 3] (may have S == 0)."""
+    return State(
+        np.zeros(N_SCALARS, np.int64),
+        np.zeros(2, np.uint64),
+        np.full(N_CARDS, LOC_OUT, np.int8),
+        np.full(N_CARDS, -1, np.int8),
+        np.zeros(MAX_PLAYERS, np.int8),
+        np.full(MAX_PLAYERS, -1, np.int8),
+        np.full(MAX_PLAYERS, -1, np.int8),
+        np.zeros(MAX_PLAYERS, np.bool_),
+        np.full(N_OCCS, LOC_PILE, np.int8),
+        np.zeros(MAX_PLAYERS, np.bool_),
+        np.zeros(MAX_PLAYERS, np.int8),
+        np.zeros((MAX_PLAYERS, N_BPARAM), np.float64),
+        np.zeros(N_OPTS, np.int32),
+        np.zeros(N_DCTX, np.int32),
+        script,
+        np.zeros((log_cap, 6), np.int32),
+        np.full((MAX_PLAYERS, MAX_PLAYERS), -1, np.int8),
+        np.full((MAX_PLAYERS, MAX_PLAYERS), -1, np.int8),
+        np.full((MAX_PLAYERS, N_CARDS), -1, np.int8),
+        np.zeros(MAX_PLAYERS, np.int8),
+        np.zeros(N_CARDS, np.int8),
+        np.zeros(N_REC, np.int32),
+    )
+
+
+@njit(cache=True)
+def hand_limit_for_nb(n):
+    """R2.4: 3 players 8, 4 players 6, 5+ players 5."""
+    if n == 3:
+        return 8
+    if n == 4:
+        return 6
+    return 5
+
+
+@njit(cache=True)
+def reset_scalars_nb(st, n, turn_cap, drink_on, debug):
+    sc = st.sc
+    sc[:] = 0
+    sc[SC.N] = n
+    sc[SC.WINNER] = -1
+    sc[SC.SOLO_SEAT] = -1
+    sc[SC.DECLARER] = -1
+    sc[SC.DECL_KIND] = -1
+    sc[SC.MINORITY] = -1
+    sc[SC.LEFTOVER] = -1
+    sc[SC.HAND_LIMIT] = hand_limit_for_nb(n)
+    sc[SC.TURN_CAP] = turn_cap
+    sc[SC.DEBUG] = 0  # switched on by setup_nb once the position is complete
+    sc[SC.DRINK] = 1 if (drink_on and n % 2 == 1) else 0
+
+
+@njit(cache=True)
+def give_card_nb(st, c, p):
+    """Put card c into seat p's hand (from wherever it was); the seat knows it."""
+    old = st.loc[c]
+    if old >= 0 and old < MAX_PLAYERS:
+        st.hand_n[old] -= 1
+    st.loc[c] = p
+    st.hand_n[p] += 1
+    st.k_card[p, c] = p
+    if c == N_CARDS - 1:  # the Loge: remember every seat that ever held it (Rec.LOGE_EVER)
+        st.rec[REC.LOGE_EVER] |= 1 << p
+
+
+@njit(cache=True)
+def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug):
+    """R2 set-up of a fresh game of ``n`` players.
+
+    in_game, stamped: bool[21] masks (the item set at this player count, and the stamped
+    cards). Mutates ``st``. Random draws come from the game's own stream.
+    """
+    seed_stream_nb(st.rs, seed, config_id, game)
+    reset_scalars_nb(st, n, turn_cap, drink_on, debug)
+    rs = st.rs
+    st.hand_n[:] = 0
+    st.occ_up[:] = False
+    st.drink[:] = False
+    st.k_assoc[:, :] = -1
+    st.k_occ[:, :] = -1
+    st.k_card[:, :] = -1
+    st.assoc[:] = -1
+    st.occ[:] = -1
+    st.rec[:] = 0
+    for c in range(N_CARDS):
+        st.loc[c] = LOC_OUT
+        st.deck[c] = -1
+
+    # R2.1 occupations: shuffle all 10, one face down to each seat, the rest form the pile
+    occs = np.arange(N_OCCS).astype(np.int8)
+    shuffle_nb(rs, occs, N_OCCS)
+    for o in range(N_OCCS):
+        st.occ_loc[o] = LOC_PILE
+    for p in range(n):
+        st.occ[p] = occs[p]
+        st.occ_loc[occs[p]] = p
+        st.k_occ[p, p] = occs[p]
+        log_nb(st, EV.OCC, p, occs[p], 0, 0)
+
+    # R2.2 associations: N even -> N/2 + N/2; N odd -> (N+1)/2 of each, one left in the box
+    half = (n + 1) // 2
+    cards = np.zeros(MAX_PLAYERS, np.int8)
+    for i in range(2 * half):
+        cards[i] = 0 if i < half else 1
+    shuffle_nb(rs, cards, 2 * half)
+    for p in range(n):
+        st.assoc[p] = cards[p]
+        st.k_assoc[p, p] = cards[p]
+        log_nb(st, EV.ASSOC, p, cards[p], 0, 0)
+    if n % 2 == 1:
+        st.sc[SC.LEFTOVER] = cards[n]
+        st.sc[SC.MINORITY] = cards[n]  # the team whose card is in the box has fewer members
+        log_nb(st, EV.LEFTOVER, cards[n], 0, 0, 0)
+        if st.sc[SC.DRINK] == 1:
+            for p in range(n):
+                st.drink[p] = True
+
+    # R2.3 items: N-2 stamped non-Bag cards (4 at 3 players) + both Bags, one each (two at 3)
+    pool = np.zeros(N_CARDS, np.int8)
+    n_pool = 0
+    for c in range(N_CARDS):
+        if in_game[c] and stamped[c] and c != C_BAG_KEY and c != C_BAG_GOBLET:
+            pool[n_pool] = c
+            n_pool += 1
+    shuffle_nb(rs, pool, n_pool)
+    per = 2 if n == 3 else 1
+    n_deal = n * per - 2
+    start = np.zeros(2 * MAX_PLAYERS, np.int8)
+    for i in range(n_deal):
+        start[i] = pool[i]
+    start[n_deal] = C_BAG_KEY
+    start[n_deal + 1] = C_BAG_GOBLET
+    shuffle_nb(rs, start, n_deal + 2)
+    for i in range(n_deal + 2):
+        p = i % n
+        give_card_nb(st, start[i], p)
+        log_nb(st, EV.DEAL, p, start[i], 0, 0)
+    # the rest of the stamped cards plus the chosen unstamped ones form the deck
+    n_deck = 0
+    for i in range(n_deal, n_pool):
+        st.deck[n_deck] = pool[i]
+        n_deck += 1
+    for c in range(N_CARDS):
+        if in_game[c] and not stamped[c] and c != C_BAG_KEY and c != C_BAG_GOBLET:
+            st.deck[n_deck] = c
+            n_deck += 1
+    shuffle_nb(rs, st.deck, n_deck)
+    for i in range(n_deck):
+        st.loc[st.deck[i]] = LOC_DECK
+        log_nb(st, EV.DECK, st.deck[i], i, 0, 0)
+    st.sc[SC.DECK_N] = n_deck
+    if n_deck == 0:
+        st.sc[SC.BAGS_OPEN] = 1
+    st.sc[SC.DEBUG] = debug
+    log_nb(st, EV.SETUP_DONE, n_deck, 0, 0, 0)
+
+    # record the starting position (Rec)
+    for p in range(MAX_PLAYERS):
+        st.rec[REC.TEAM0 + p] = st.assoc[p]
+        st.rec[REC.OCC0 + p] = st.occ[p]
+        st.rec[REC.ITEMS0 + p] = 0
+    st.rec[REC.LOGE_START] = -1
+    for c in range(N_CARDS):
+        p = st.loc[c]
+        if p >= 0 and p < MAX_PLAYERS:
+            st.rec[REC.ITEMS0 + p] |= 1 << c
+    st.rec[REC.LOGE_START] = st.loc[N_CARDS - 1] if st.loc[N_CARDS - 1] < MAX_PLAYERS else -1
