@@ -19,9 +19,9 @@ from ..enums import (
     N_CARDS,
     N_KINDS,
     N_OCCS,
-    OC,
     SC,
 )
+from ..rng import shuffle_nb
 from .decide import decide_nb, yes_no_nb
 from .items import (
     draw_nb,
@@ -33,7 +33,6 @@ from .items import (
     see_items_nb,
     show_card_nb,
 )
-from ..rng import shuffle_nb
 from .log import log_nb
 
 TRADE_FREE = 0

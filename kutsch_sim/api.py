@@ -1,0 +1,128 @@
+"""Python API: check a configuration, then hand plain arrays to the numba kernels.
+
+Nothing here runs per turn; it validates input (raising :class:`KutschError` with a
+one-line message), builds the masks and parameter arrays, and labels results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import __version__
+from .bots.profiles import bot_arrays, check_bots
+from .cards import canonical_item_set, cards_in_game, parse_item_set, stamped_cards
+from .enums import MAX_PLAYERS, MIN_PLAYERS
+from .errors import KutschError
+
+RULES_VERSION = 1  # bump with every change to the rules the engine plays
+DEFAULT_TURN_CAP = 400
+MAX_SEED = 2**63 - 1
+VARIANTS = ("smuggling", "fortune-telling", "advanced-3p")
+
+
+def check_players(n: int) -> int:
+    if not MIN_PLAYERS <= int(n) <= MAX_PLAYERS:
+        raise KutschError(f"players must be between {MIN_PLAYERS} and {MAX_PLAYERS}, got {n}")
+    return int(n)
+
+
+def check_seed(seed: int) -> int:
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise KutschError(f"seed must be a whole number from 0 to {MAX_SEED}, got {seed}")
+    return int(seed)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """One configuration: player count, item set, bots per seat, rule switches."""
+
+    players: int
+    item_set: str = "basic"
+    bots: tuple[str, ...] = field(default=())
+    drink: bool = True
+    turn_cap: int = DEFAULT_TURN_CAP
+    variants: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        n = check_players(self.players)
+        object.__setattr__(self, "item_set", canonical_item_set(self.item_set))
+        cards_in_game(parse_item_set(self.item_set), n)  # raises if the deal is impossible
+        bots = self.bots or ("random",)
+        if len(bots) == 1:
+            bots = bots * n
+        if len(bots) != n:
+            raise KutschError(f"--bots names {len(bots)} seats but the game has {n} players")
+        object.__setattr__(self, "bots", check_bots(tuple(bots)))
+        if not 1 <= int(self.turn_cap) <= 100_000:
+            raise KutschError(f"turn cap must be between 1 and 100000, got {self.turn_cap}")
+        for v in self.variants:
+            if v not in VARIANTS:
+                raise KutschError(f"unknown variant {v!r}; valid: {', '.join(VARIANTS)}")
+            raise KutschError(f"variant {v!r} is not implemented yet (issue 6)")
+
+    @property
+    def variant_label(self) -> str:
+        return "+".join(self.variants) if self.variants else "base"
+
+    @property
+    def config_id(self) -> int:
+        """A stable 32-bit id of the configuration; part of every game's random stream."""
+        key = f"{self.players}|{self.item_set}|{','.join(self.bots)}|{int(self.drink)}|{self.turn_cap}|"
+        key += self.variant_label
+        return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "little")
+
+    def arrays(self) -> tuple:
+        """(n, in_game, stamped, bots, bparams) as the kernels take them."""
+        in_game = cards_in_game(parse_item_set(self.item_set), self.players)
+        bots, params = bot_arrays(self.bots)
+        return self.players, in_game, np.array(stamped_cards()), bots, params
+
+    def describe(self) -> dict:
+        return {
+            "players": self.players,
+            "item_set": self.item_set,
+            "bots": list(self.bots),
+            "drink": self.drink,
+            "turn_cap": self.turn_cap,
+            "variant": self.variant_label,
+            "config_id": self.config_id,
+            "rules_version": RULES_VERSION,
+            "package_version": __version__,
+        }
+
+
+@dataclass
+class GameResult:
+    config: GameConfig
+    seed: int
+    game: int
+    record: np.ndarray  # int32[N_REC]
+    events: np.ndarray  # int32[n_events, 6]
+    scalars: np.ndarray  # int64[N_SCALARS]
+
+
+def play_game(cfg: GameConfig, seed: int, game: int = 0, *, debug: bool = False,
+              log_cap: int = 50_000) -> GameResult:
+    """Play one game with its event log (for traces and tests)."""
+    from .engine.game import play_one_nb
+
+    seed = check_seed(seed)
+    n, in_game, stamped, bots, params = cfg.arrays()
+    rec, log, sc = play_one_nb(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game,
+                               cfg.turn_cap, cfg.drink, 1 if debug else 0, log_cap)
+    return GameResult(cfg, seed, game, rec, log, sc)
+
+
+def run_batch(cfg: GameConfig, seed: int, game0: int, n_games: int, *, debug: bool = False) -> np.ndarray:
+    """Play games game0 .. game0+n_games-1 of ``cfg``; int32[n_games, N_REC] records.
+
+    Uses numba's current thread count (``numba.set_num_threads``)."""
+    from .engine.game import play_batch_nb
+
+    seed = check_seed(seed)
+    n, in_game, stamped, bots, params = cfg.arrays()
+    return play_batch_nb(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game0, n_games,
+                         cfg.turn_cap, cfg.drink, 1 if debug else 0)
