@@ -134,15 +134,9 @@ def move_known_nb(st, c, a, b):
 
 # ------------------------------------------------------------------ deck and limits
 @njit(cache=True)
-def open_bags_if_empty_nb(st):
-    if st.sc[SC.DECK_N] == 0 and st.sc[SC.BAGS_OPEN] == 0:
-        st.sc[SC.BAGS_OPEN] = 1  # R9: the Bags become a Key and a Goblet at once, silently
-        log_nb(st, EV.BAGS_OPEN, 0, 0, 0, 0)
-
-
-@njit(cache=True)
 def draw_nb(st, p, reason):
-    """Seat p draws the top card of the item deck, if any (Bag effect, tie R5.8)."""
+    """Seat p draws the top card of the item deck, if any (Bag effect, tie R5.8).
+    Drawing the last card transforms the Bags at once (R9), silently."""
     dn = st.sc[SC.DECK_N]
     if dn == 0:
         return -1
@@ -150,8 +144,11 @@ def draw_nb(st, p, reason):
     st.deck[dn - 1] = -1
     st.sc[SC.DECK_N] = dn - 1
     give_card_nb(st, c, p)
+    if dn == 1:
+        st.sc[SC.BAGS_OPEN] = 1
     log_nb(st, EV.DRAW, p, c, reason, 0)
-    open_bags_if_empty_nb(st)
+    if dn == 1:
+        log_nb(st, EV.BAGS_OPEN, 0, 0, 0, 0)
     settle_limits_nb(st, p)
     return c
 

@@ -231,10 +231,9 @@ def sextant_nb(st, g):
         k = hand_options_nb(st, p, -1, 0)
         st.mark[p] = decide_nb(st, p, DEC.SEXTANT_PASS, k)
     for p in range(n):
-        c = st.mark[p]
-        t = (p + step) % n
-        move_known_nb(st, c, p, t)
-        log_nb(st, EV.PASS_ON, p, t, c, 0)
+        move_known_nb(st, st.mark[p], p, (p + step) % n)
+    for p in range(n):  # logged once all have passed: the hands are whole again
+        log_nb(st, EV.PASS_ON, p, (p + step) % n, st.mark[p], 0)
 
 
 @njit(cache=True)

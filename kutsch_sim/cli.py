@@ -1,0 +1,95 @@
+"""The ``kutsch-sim`` command (typer). Thin: parse, check, call the library, print.
+
+Every bad input is a :class:`KutschError`: one line on stderr and exit code 2, before
+any work starts.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from .errors import KutschError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Monte Carlo balance simulator for Die Kutschfahrt zur Teufelsburg.",
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Monte Carlo balance simulator for Die Kutschfahrt zur Teufelsburg."""
+
+
+def fail(msg: str) -> None:
+    typer.echo(f"kutsch-sim: error: {msg}", err=True)
+    raise typer.Exit(2)
+
+
+@app.command()
+def play(
+    players: int = typer.Option(6, "--players", "-n", help="Number of players, 3-10."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Master seed (0 or more)."),
+    game: int = typer.Option(0, "--game", "-g", help="Game index within the seed (replays that game)."),
+    items: str = typer.Option("basic", "--items", "-i", help="Item set: basic, full, basic+Tome, full-Loge ..."),
+    bots: str = typer.Option("random", "--bots", "-b", help="One bot profile for all seats, or one per seat."),
+    no_drink: bool = typer.Option(False, "--no-drink", help="Switch the Drink of Power off (odd counts)."),
+    turn_cap: int = typer.Option(400, "--turn-cap", help="Stop a game after this many turns (a timeout)."),
+    debug: bool = typer.Option(False, "--debug", help="Check every invariant after every event."),
+) -> None:
+    """Play one game and print it turn by turn in plain English."""
+    from .api import GameConfig, check_seed, play_game
+    from .trace import format_game
+
+    try:
+        check_seed(seed)
+        if game < 0:
+            raise KutschError(f"game index must be 0 or more, got {game}")
+        cfg = GameConfig(players, items, tuple(b for b in bots.split(",") if b.strip()), not no_drink, turn_cap)
+    except KutschError as e:
+        fail(str(e))
+    result = play_game(cfg, seed, game, debug=debug)
+    reasons = None
+    try:
+        from .bots.reasons import reason_text as reasons
+    except ImportError:
+        pass
+    typer.echo(format_game(result, reasons))
+    if result.record[7] != 0:
+        fail(f"engine invariant broken (error code {result.record[7]}); please report seed {seed} game {game}")
+
+
+def _register() -> None:
+    """Commands that live in their own modules (kept thin here)."""
+    import importlib
+
+    for name, mod, attr in (
+        ("simulate", "simulate", "simulate_cmd"),
+        ("bench", "bench", "bench_cmd"),
+        ("report", "report", "report_cmd"),
+        ("study", "study", "study_cmd"),
+    ):
+        try:
+            module = importlib.import_module(f".commands.{mod}", __package__)
+        except ModuleNotFoundError:
+            continue
+        app.command(name)(getattr(module, attr))
+
+
+_register()
+
+
+def main() -> None:
+    try:
+        app()
+    except KutschError as e:  # raised inside a command after its own checks
+        typer.echo(f"kutsch-sim: error: {e}", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
