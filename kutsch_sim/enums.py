@@ -269,7 +269,7 @@ class Event(NamedTuple):
     MIXER: int = 34  # seat, side named winner
     RESULT: int = 35  # attacker strength, defender strength, side won (0 tie)
     DOCTOR: int = 36  # seat
-    LOOK: int = 37  # winner, loser
+    LOOK: int = 37  # winner, loser, 0 = association+occupation / 1 = items
     TAKE: int = 38  # winner, loser, card or -1
     GIVE_BACK: int = 39  # winner, loser, card
     DECLARE: int = 40  # seat, kind, bitmask of named seats

@@ -149,7 +149,7 @@ class TraceWriter:
             if d:
                 self.say(f"{s(a)} uses the {public_name(b)} ({what}) on {s(c)}.")
             else:
-                self.say(f"{s(a)} declines the {public_name(b)}'s effect.")
+                self.say(f"{s(a)} may use the {public_name(b)} ({what}) but declines.")
         elif typ == EV.SEE_ASSOC:
             self.say(f"{s(a)} learns that {s(b)} belongs to the {TEAM_NAMES[c]}.", 4)
         elif typ == EV.SEE_OCC:
@@ -205,7 +205,8 @@ class TraceWriter:
         elif typ == EV.DOCTOR:
             self.say(f"The Doctor ({s(a)}) cancels the fight's effects; the attacker's turn ends.")
         elif typ == EV.LOOK:
-            self.say(f"{s(a)} wins and looks at {s(b)}'s association and occupation.")
+            what = "association and occupation" if c == 0 else "items"
+            self.say(f"{s(a)} wins and looks at {s(b)}'s {what}.")
         elif typ == EV.TAKE:
             if c >= 0:
                 self.move(c, b, a)

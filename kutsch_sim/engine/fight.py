@@ -267,8 +267,9 @@ def winner_effect_nb(st, w, lo):
     st.dctx[DCTX_B] = lo
     st.opts[0] = 0
     st.opts[1] = 1
-    if decide_nb(st, w, DEC.WIN_CHOICE, 2) == 0:
-        log_nb(st, EV.LOOK, w, lo, 0, 0)
+    choice = decide_nb(st, w, DEC.WIN_CHOICE, 2)
+    log_nb(st, EV.LOOK, w, lo, choice, 0)
+    if choice == 0:
         see_assoc_nb(st, w, lo)
         see_occ_nb(st, w, lo)
         return
