@@ -1,0 +1,234 @@
+"""Rank the largest imbalances in the report tables, each with its interval, in plain words.
+
+Every candidate is a proportion compared with 50% (balance between two sides) or a
+difference of two proportions compared with 0 (an effect). Its verdict:
+
+* ``clear`` - the 95% interval excludes the null even after a Bonferroni correction for
+  all candidates checked (so it is very unlikely to be luck among many checks);
+* ``likely`` - the plain 95% interval excludes the null, the corrected one does not;
+* ``noise`` - the 95% interval covers the null: not distinguishable from chance.
+
+Spreads (best minus worst seat or occupation) are a maximum over pairs, so their
+intervals are widened for the number of pairs compared (Bonferroni) before anything else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .stats import LEVEL, newcombe_diff, wilson
+
+VERDICT_ORDER = {"clear": 0, "likely": 1, "noise": 2}
+COLUMNS = ["rank", "topic", "players", "subject", "estimate", "lo", "hi", "null", "n", "verdict", "sentence"]
+
+
+@dataclass
+class Candidate:
+    """One checked effect: ``w1/n1`` against 50% (``n2 == 0``) or minus ``w2/n2`` against 0."""
+
+    topic: str
+    players: int  # 0 = all player counts pooled
+    subject: str
+    w1: int
+    n1: int
+    w2: int = 0
+    n2: int = 0
+    pairs: int = 1  # comparisons this one was picked from (spreads)
+    words: tuple = ()  # values the sentence needs
+
+
+def _interval(c: Candidate, level: float) -> tuple[float, float, float]:
+    if c.n2 == 0:
+        lo, hi = wilson(c.w1, c.n1, level)
+        return c.w1 / c.n1, float(lo), float(hi)
+    d, lo, hi = newcombe_diff(c.w1, c.n1, c.w2, c.n2, level)
+    return float(d), float(lo), float(hi)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _change(est: float) -> str:
+    return "raises" if est > 0 else "lowers" if est < 0 else "does not change"
+
+
+def _sentence(c: Candidate, est: float, lo: float, hi: float, verdict: str) -> str:
+    """Plain-language statement of one candidate."""
+    if c.n2 == 0:
+        span = f"{_pct(lo)}–{_pct(hi)}"
+        tail = ("not distinguishable from an even split" if verdict == "noise"
+                else f"{abs(100 * (est - 0.5)):.1f} points from an even split")
+    else:
+        span = f"{_pts(lo)} to {_pts(hi)} points"
+        tail = "not distinguishable from no difference" if verdict == "noise" else (
+            "a real difference" if verdict == "clear" else "probably real, but could be luck among this many checks")
+    at = f"At {c.players} players" if c.players else "Over all player counts"
+    w = c.words
+    if c.topic == "team balance":
+        body = (f"{at} with `{c.subject}` the Order wins {_pct(est)} of the games a team wins "
+                f"({span}; {c.n1:,} games)")
+    elif c.topic == "minority vs majority":
+        body = (f"{at} (Drink of Power on) the minority team wins {_pct(est)} of the games a team "
+                f"wins ({span}; {c.n1:,} games)")
+    elif c.topic == "Drink of Power":
+        body = (f"{at} the Drink of Power {_change(est)} the minority team's win rate by "
+                f"{abs(100 * est):.1f} points ({span}; {c.n1:,} games with it, {c.n2:,} without)")
+    elif c.topic == "Loge in the deck":
+        body = (f"{at} putting the Coat of Armor of the Loge in the deck ({w[0]} → {w[1]}) {_change(est)} "
+                f"how often a team wins by {abs(100 * est):.1f} points ({span}; {c.n1:,} and {c.n2:,} games)")
+    elif c.topic == "Loge holder":
+        body = (f"{at} a player who held the Loge at some point wins {_pct(w[0])}, one who never "
+                f"held it {_pct(w[1])}: {_pts(est)} points ({span})")
+    elif c.topic in ("seat", "occupation"):
+        body = (f"{at} {w[0]} wins {_pct(w[1])} and {w[2]} {_pct(w[3])}: a spread of "
+                f"{_pts(est)} points ({span}, widened for picking the extremes of {w[4]})")
+    elif c.topic == "starting item":
+        body = (f"{at} starting with the {c.subject} {_change(est)} a player's win rate by "
+                f"{abs(100 * est):.1f} points ({span}; {c.n1:,} seat-games with it)")
+    else:  # item added to basic
+        body = (f"{at} adding the {c.subject} to `basic` shifts the Order's share of team wins by "
+                f"{_pts(est)} points ({span}; {c.n1:,} and {c.n2:,} games won by a team)")
+    return f"{body}: {tail}."
+
+
+def _spread(frame: pd.DataFrame, label: str, name, what: str) -> Candidate | None:
+    """Best minus worst row of a rate table (columns n, wins, rate and ``label``)."""
+    f = frame[frame["n"] > 0]
+    if len(f) < 2:
+        return None
+    best, worst = f.loc[f["rate"].idxmax()], f.loc[f["rate"].idxmin()]
+    k = len(f)
+    players = int(f["players"].iloc[0]) if "players" in f else 0
+    return Candidate(what, players, f"{name(best[label])} vs {name(worst[label])}", int(best["wins"]),
+                     int(best["n"]), int(worst["wins"]), int(worst["n"]), pairs=k * (k - 1) // 2,
+                     words=(name(best[label]), best["rate"], name(worst[label]), worst["rate"],
+                            f"{k} {what}s"))
+
+
+def candidates(t: dict[str, pd.DataFrame]) -> list[Candidate]:
+    """Every effect the findings consider, from the tables of :func:`.tables.build_tables`."""
+    out: list[Candidate] = []
+    for r in t["order_share"].itertuples():
+        if r.players % 2 == 0 and r.n > 0:
+            out.append(Candidate("team balance", r.players, r.item_set, r.wins, r.n))
+    m = t["minority"]
+    m = m[m["item_set"] == "all"].pivot(index="players", columns="team", values="wins")
+    for players, row in m.iterrows():
+        n = int(row["minority"] + row["majority"])
+        if n:
+            out.append(Candidate("minority vs majority", int(players), "all item sets", int(row["minority"]), n))
+    d = t["drink_effect"]
+    for r in d[(d["item_set"] == "all") & (d["team"] == "minority")].itertuples():
+        out.append(Candidate("Drink of Power", r.players, "minority team", r.wins_on, r.n_on, r.wins_off, r.n_off))
+    lt = t["loge_team"]
+    for r in lt[lt["outcome"] == "team"].itertuples():
+        out.append(Candidate("Loge in the deck", r.players, f"{r.set_without} → {r.set_with}", r.wins_with,
+                             r.n_with, r.wins_without, r.n_without,
+                             words=(f"`{r.set_without}`", f"`{r.set_with}`")))
+    lh = t["loge_holder"].set_index(["players", "holder"])
+    for players in lh.index.get_level_values(0).unique():
+        if (players, "held it at some point") in lh.index and (players, "never held it") in lh.index:
+            a, b = lh.loc[(players, "held it at some point")], lh.loc[(players, "never held it")]
+            out.append(Candidate("Loge holder", int(players), "held vs never held", int(a["wins"]), int(a["n"]),
+                                 int(b["wins"]), int(b["n"]), words=(a["rate"], b["rate"])))
+    for players, f in t["seats"].groupby("players"):
+        c = _spread(f, "seat", lambda s: f"seat {int(s)}", "seat")
+        if c:
+            out.append(c)
+    c = _spread(t["occupations"], "occupation", lambda s: f"the {s}", "occupation")
+    if c:
+        out.append(c)
+    for r in t["start_items"].itertuples():
+        out.append(Candidate("starting item", 0, r.item, r.wins_with, r.n_with, r.wins_without, r.n_without))
+    out += _added_balance(t["order_share"], t["added_items"])
+    return [c for c in out if c.n1 > 0]
+
+
+def _added_balance(share: pd.DataFrame, added: pd.DataFrame) -> list[Candidate]:
+    """Order share of team wins with each unstamped item added to basic (Loge: see its own topic)."""
+    out = []
+    if len(added) == 0:
+        return out
+    pairs = added[["players", "item", "set_basic", "set_with"]].drop_duplicates()
+    s = share.set_index(["players", "item_set"])
+    for r in pairs.itertuples():
+        with_, basic = (r.players, r.set_with), (r.players, r.set_basic)
+        if "Loge" in r.item or with_ not in s.index or basic not in s.index:
+            continue
+        a, b = s.loc[with_], s.loc[basic]
+        out.append(Candidate("item added to basic", int(r.players), r.item, int(a["wins"]), int(a["n"]),
+                             int(b["wins"]), int(b["n"])))
+    return out
+
+
+def rank_findings(t: dict[str, pd.DataFrame], level: float = LEVEL) -> pd.DataFrame:
+    """All candidates with interval, verdict and sentence, strongest evidence first.
+
+    Columns: rank, topic, players (0 = pooled), subject, estimate, lo, hi (at ``level``,
+    widened for spreads), null (0.5 or 0), n (games or seat-games behind the first rate),
+    verdict (``clear``/``likely``/``noise``), sentence. Sorted by verdict, then by distance
+    of the estimate from the null.
+    """
+    cands = candidates(t)
+    m = max(len(cands), 1)
+    rows = []
+    for c in cands:
+        alpha = (1 - level) / c.pairs
+        est, lo, hi = _interval(c, 1 - alpha)
+        _, lo_b, hi_b = _interval(c, 1 - alpha / m)
+        null = 0.5 if c.n2 == 0 else 0.0
+        if np.isnan(est):
+            continue
+        verdict = "noise" if lo <= null <= hi else ("likely" if lo_b <= null <= hi_b else "clear")
+        rows.append({"topic": c.topic, "players": c.players, "subject": c.subject, "estimate": est, "lo": lo,
+                     "hi": hi, "null": null, "n": c.n1 + c.n2, "verdict": verdict,
+                     "sentence": _sentence(c, est, lo, hi, verdict)})
+    if not rows:
+        return pd.DataFrame(columns=COLUMNS)
+    out = pd.DataFrame(rows)
+    out["_v"] = out["verdict"].map(VERDICT_ORDER)
+    out["_d"] = (out["estimate"] - out["null"]).abs()
+    out = out.sort_values(["_v", "_d"], ascending=[True, False], ignore_index=True).drop(columns=["_v", "_d"])
+    out.insert(0, "rank", np.arange(1, len(out) + 1))
+    return out[COLUMNS]
+
+
+def summary(findings: pd.DataFrame, noise_examples: int = 3) -> tuple[str, list[str], str, list[str]]:
+    """Plain-language summary for the top of the report: ``(intro, real, noise_intro, noise)``.
+
+    ``real`` has one line per topic with a real effect (its strongest case, topics in rank
+    order, with how many checks of that kind agree); ``noise`` the largest differences that
+    are not distinguishable from chance. ``noise_intro`` is empty when nothing is noise.
+    """
+    if len(findings) == 0:
+        return "There are not enough games to compare anything.", [], "", []
+    n_all = len(findings)
+    verdicts = findings["verdict"].value_counts()
+    intro = (f"{n_all} effects were checked: {verdicts.get('clear', 0)} are clear, {verdicts.get('likely', 0)} "
+             f"likely (their 95% interval excludes no effect, but among {n_all} checks about "
+             f"{0.05 * n_all:.0f} such hits are expected by luck alone), and {verdicts.get('noise', 0)} are "
+             "not distinguishable from noise. The strongest case of each kind, most certain first:")
+    real = []
+    for topic, group in findings[findings["verdict"] != "noise"].groupby("topic", sort=False):
+        r = group.iloc[0]
+        total = int((findings["topic"] == topic).sum())
+        more = f" ({len(group)} of {total} such checks are clear or likely.)" if total > 1 else ""
+        real.append(f"**{topic}** ({r.verdict}): {r.sentence}{more}")
+    if not real:
+        intro = intro.removesuffix(" The strongest case of each kind, most certain first:")
+    noise = findings[findings["verdict"] == "noise"]
+    if len(noise) == 0:
+        return intro, real, "", []
+    per_topic = noise.groupby("topic", sort=False).size()
+    counts = "; ".join(f"{topic} {k} of {int((findings['topic'] == topic).sum())}" for topic, k in per_topic.items())
+    noise_intro = (f"**Not distinguishable from noise** (the interval covers no effect): {counts}. "
+                   "The largest-looking of them:")
+    return intro, real, noise_intro, [r.sentence for r in noise.head(noise_examples).itertuples()]

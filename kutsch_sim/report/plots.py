@@ -1,0 +1,273 @@
+"""Report figures (matplotlib, no pyplot state: each figure is a ``Figure`` saved as PNG).
+
+Colours are the Okabe-Ito palette (safe for the common colour-vision deficiencies) and
+``cividis`` for heatmaps. Every function takes report tables, writes one PNG to ``path``
+and returns the path, or ``None`` when its table is empty (the report then says so).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib as mpl
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+DPI = 110
+STYLE = {"font.size": 10, "axes.titlesize": 11, "axes.grid": True, "grid.alpha": 0.3,
+         "axes.spines.top": False, "axes.spines.right": False, "figure.titlesize": 13}
+
+
+def set_order(labels) -> list[str]:
+    """Item-set labels in reading order: ``basic``, ``basic+…``, ``full``, ``full-…``, others."""
+    def key(s: str) -> tuple:
+        return (0 if s == "basic" else 1 if s.startswith("basic") else 2 if s == "full"
+                else 3 if s.startswith("full") else 4, s)
+    return sorted({str(x) for x in labels}, key=key)
+
+
+def _save(fig: Figure, path: Path) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    return path
+
+
+def _tick(v: float, points: bool) -> str:
+    """Tick label of a fraction: ``12%``, or signed percentage points ``+1.5`` (no ``.0``, ``0`` unsigned)."""
+    s = f"{100 * v:+.1f}" if points else f"{100 * v:.1f}"
+    s = s.removesuffix(".0")
+    if points:
+        return "0" if s in ("+0", "-0") else s.replace("-", "−")
+    return s + "%"
+
+
+def _pct_axis(ax, axis: str = "y", points: bool = False) -> None:
+    fmt = mpl.ticker.FuncFormatter(lambda v, _: _tick(v, points))
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(fmt)
+
+
+def _err(frame: pd.DataFrame, rate: str = "rate", lo: str = "lo", hi: str = "hi") -> np.ndarray:
+    """(2, n) error-bar lengths below and above each rate."""
+    return np.vstack([frame[rate] - frame[lo], frame[hi] - frame[rate]]).clip(min=0)
+
+
+def outcome_heatmap(outcomes: pd.DataFrame, share: pd.DataFrame, path: Path) -> Path | None:
+    """Two annotated heatmaps, players x item set: Order win rate, and Order share of team wins."""
+    if len(outcomes) == 0:
+        return None
+    order = outcomes[outcomes["outcome"] == "order"]
+    sets = set_order(order["item_set"])
+    counts = sorted(order["players"].unique())
+    panels = [("Order win rate (all games)", order), ("Order share of games won by a team (50% = even)", share)]
+    with mpl.rc_context(STYLE | {"axes.grid": False}):
+        fig = Figure(figsize=(2.2 + 0.75 * len(counts) * 2, 1.6 + 0.45 * len(sets)), layout="constrained")
+        axes = fig.subplots(1, 2, sharey=True)
+        cmap = mpl.colormaps["cividis"]
+        for ax, (title, table) in zip(axes, panels, strict=True):
+            grid = table.pivot(index="item_set", columns="players", values="rate").reindex(index=sets,
+                                                                                          columns=counts)
+            half = table.pivot(index="item_set", columns="players", values="hi").reindex(index=sets,
+                                                                                       columns=counts) - grid
+            spread = max(0.05, float(np.nanmax(np.abs(grid.to_numpy() - 0.5))) if grid.notna().any().any() else 0)
+            norm = mpl.colors.Normalize(0.5 - spread, 0.5 + spread)
+            im = ax.imshow(grid.to_numpy(float), cmap=cmap, norm=norm, aspect="auto")
+            for (i, j), v in np.ndenumerate(grid.to_numpy(float)):
+                if np.isnan(v):
+                    continue
+                r, g, b, _ = cmap(norm(v))
+                colour = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+                ax.text(j, i, f"{100 * v:.1f}\n±{100 * half.iat[i, j]:.1f}", ha="center", va="center",
+                        fontsize=8, color=colour)
+            ax.set_xticks(range(len(counts)), [str(c) for c in counts])
+            ax.set_yticks(range(len(sets)), sets)
+            ax.set_xlabel("players")
+            ax.set_title(title)
+            fig.colorbar(im, ax=ax, format=mpl.ticker.PercentFormatter(1.0), shrink=0.8)
+        fig.suptitle("Who wins: Order win rate by player count and item set (cell: % ± 95% interval)")
+        return _save(fig, path)
+
+
+def _offsets(k: int, width: float = 0.6) -> np.ndarray:
+    return (np.arange(k) - (k - 1) / 2) * width / max(k, 1)
+
+
+def drink_plot(minority: pd.DataFrame, effect: pd.DataFrame, path: Path) -> Path | None:
+    """Minority / majority win rates at odd counts, with and without the Drink, and the difference."""
+    m = minority[minority["item_set"] == "all"] if len(minority) else minority
+    if len(m) == 0:
+        return None
+    e = effect[effect["item_set"] == "all"] if len(effect) else effect
+    with mpl.rc_context(STYLE):
+        fig = Figure(figsize=(11 if len(e) else 6.5, 4.2), layout="constrained")
+        axes = fig.subplots(1, 2 if len(e) else 1, squeeze=False)[0]
+        ax = axes[0]
+        series = [("minority", "on", OKABE_ITO[0], "o"), ("majority", "on", OKABE_ITO[1], "s")]
+        if len(e):
+            series += [("minority", "off", OKABE_ITO[0], "o"), ("majority", "off", OKABE_ITO[1], "s")]
+        for (team, state, colour, marker), dx in zip(series, _offsets(len(series)), strict=True):
+            if state == "on" and not len(e):
+                f = m[m["team"] == team]
+                x, y, err = f["players"], f["rate"], _err(f)
+            else:
+                f = e[e["team"] == team]
+                x, y = f["players"], f[f"rate_{state}"]
+                err = _err(f, f"rate_{state}", f"lo_{state}", f"hi_{state}")
+            ax.errorbar(x + dx, y, yerr=err, fmt=marker, color=colour, capsize=3, ms=6,
+                        mfc=colour if state == "on" else "white",
+                        label=f"{team} team, Drink {'on' if state == 'on' else 'off'}")
+        ax.set_xticks(sorted(m["players"].unique()))
+        ax.set_xlabel("players")
+        ax.set_ylabel("win rate (all games)")
+        _pct_axis(ax)
+        ax.set_title("Win rate of the smaller and larger team")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+        if len(e):
+            ax = axes[1]
+            for (team, colour, marker), dx in zip([("minority", OKABE_ITO[0], "o"), ("majority", OKABE_ITO[1], "s")],
+                                                  _offsets(2), strict=True):
+                f = e[e["team"] == team]
+                ax.errorbar(f["players"] + dx, f["diff"], yerr=_err(f, "diff", "diff_lo", "diff_hi"), fmt=marker,
+                            color=colour, capsize=3, ms=6, label=f"{team} team")
+            ax.axhline(0, color="black", lw=1)
+            ax.set_xticks(sorted(e["players"].unique()))
+            ax.set_xlabel("players")
+            ax.set_ylabel("win rate with Drink − without (points)")
+            _pct_axis(ax, points=True)
+            ax.set_title("Effect of the Drink of Power (95% interval)")
+            ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
+        fig.suptitle("Drink of Power at odd player counts (item sets pooled)")
+        return _save(fig, path)
+
+
+def loge_plot(solo: pd.DataFrame, team_effect: pd.DataFrame, path: Path) -> Path | None:
+    """Loge solo-win rate per player count, and the change in team wins with the Loge in the deck."""
+    if len(solo) == 0:
+        return None
+    t = team_effect[team_effect["outcome"] == "team"] if len(team_effect) else team_effect
+    with mpl.rc_context(STYLE):
+        fig = Figure(figsize=(11 if len(t) else 6.5, 4.2), layout="constrained")
+        axes = fig.subplots(1, 2 if len(t) else 1, squeeze=False)[0]
+        sets = set_order(solo["item_set"])
+        for i, (s, dx) in enumerate(zip(sets, _offsets(len(sets)), strict=True)):
+            f = solo[solo["item_set"] == s]
+            axes[0].errorbar(f["players"] + dx, f["rate"], yerr=_err(f), fmt="o", capsize=3,
+                             color=OKABE_ITO[i % 8], label=s)
+        axes[0].set_xticks(sorted(solo["players"].unique()))
+        axes[0].set_xlabel("players")
+        axes[0].set_ylabel("Loge solo wins (share of games)")
+        axes[0].set_ylim(bottom=0)
+        _pct_axis(axes[0])
+        axes[0].set_title("How often the Loge holder wins alone")
+        axes[0].legend(fontsize=8, title="item set")
+        if len(t):
+            ax = axes[1]
+            pairs = t[["set_without", "set_with"]].drop_duplicates().itertuples(index=False)
+            pairs = list(pairs)
+            for i, ((a, b), dx) in enumerate(zip(pairs, _offsets(len(pairs)), strict=True)):
+                f = t[(t["set_without"] == a) & (t["set_with"] == b)]
+                ax.errorbar(f["players"] + dx, f["diff"], yerr=_err(f, "diff", "diff_lo", "diff_hi"), fmt="s",
+                            capsize=3, color=OKABE_ITO[(i + 4) % 8], label=f"{a} → {b}")
+            ax.axhline(0, color="black", lw=1)
+            ax.set_xticks(sorted(t["players"].unique()))
+            ax.set_xlabel("players")
+            ax.set_ylabel("team win rate with Loge − without (points)")
+            _pct_axis(ax, points=True)
+            ax.set_title("Change in team wins when the Loge is in the deck")
+            ax.legend(fontsize=8)
+        fig.suptitle("Coat of Armor of the Loge (95% intervals)")
+        return _save(fig, path)
+
+
+def seat_plot(seats: pd.DataFrame, path: Path) -> Path | None:
+    """Small multiples: each seat's win rate minus the average seat, per player count."""
+    if len(seats) == 0:
+        return None
+    counts = sorted(seats["players"].unique())
+    cols = min(4, len(counts))
+    rows = -(-len(counts) // cols)
+    with mpl.rc_context(STYLE):
+        fig = Figure(figsize=(3.2 * cols, 2.6 * rows + 0.6), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(rows, cols, sharey=True, squeeze=False)).ravel()
+        for ax, n in zip(axes, counts, strict=False):
+            f = seats[seats["players"] == n]
+            ax.bar(f["seat"], f["excess"], color=OKABE_ITO[0], alpha=0.85, yerr=_err(f), capsize=2,
+                   ecolor="black")
+            ax.axhline(0, color="black", lw=0.8)
+            ax.set_xticks(f["seat"])
+            ax.set_title(f"{n} players ({int(f['n'].iloc[0]):,} games)")
+            ax.set_xlabel("seat (0 = start player)")
+            _pct_axis(ax, points=True)
+        for ax in axes[len(counts):]:
+            ax.set_visible(False)
+        for ax in axes[::cols]:
+            ax.set_ylabel("points vs average seat")
+        fig.suptitle("Seat advantage: win rate of each seat minus the average seat (95% intervals)")
+        return _save(fig, path)
+
+
+def _hbar(frame: pd.DataFrame, label: str, value: str, lo: str, hi: str, title: str, xlabel: str,
+          path: Path) -> Path | None:
+    if len(frame) == 0:
+        return None
+    f = frame.sort_values(value)
+    with mpl.rc_context(STYLE):
+        fig = Figure(figsize=(8, 1.0 + 0.38 * len(f)), layout="constrained")
+        ax = fig.subplots()
+        y = np.arange(len(f))
+        colours = [OKABE_ITO[0] if v >= 0 else OKABE_ITO[5] for v in f[value]]
+        ax.barh(y, f[value], color=colours, alpha=0.85,
+                xerr=np.vstack([f[value] - f[lo], f[hi] - f[value]]).clip(min=0), capsize=3, ecolor="black")
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_yticks(y, f[label])
+        ax.set_xlabel(xlabel)
+        _pct_axis(ax, "x", points=True)
+        ax.set_title(title)
+        return _save(fig, path)
+
+
+def occupation_plot(occupations: pd.DataFrame, path: Path) -> Path | None:
+    """Win rate by starting occupation minus the average seat (all player counts pooled)."""
+    if len(occupations) == 0:
+        return None
+    f = occupations.assign(lo_x=occupations["lo"] - occupations["base"], hi_x=occupations["hi"] - occupations["base"])
+    return _hbar(f, "occupation", "excess", "lo_x", "hi_x",
+                 "Occupation strength: win rate minus the average seat (all player counts, 95% intervals)",
+                 "points vs average seat", path)
+
+
+def start_item_plot(items: pd.DataFrame, path: Path) -> Path | None:
+    """Win rate of seats starting with each item kind minus seats without it (pooled)."""
+    return _hbar(items, "item", "diff", "diff_lo", "diff_hi",
+                 "Starting-item strength: win rate with the item in the starting hand − without (95% intervals)",
+                 "points", path)
+
+
+def length_plot(games: pd.DataFrame, lengths: pd.DataFrame, path: Path) -> Path | None:
+    """Histogram of game length (turns) per player count, median marked."""
+    if len(games) == 0:
+        return None
+    counts = sorted(lengths["players"].unique())
+    cols = min(4, len(counts))
+    rows = -(-len(counts) // cols)
+    players, turns = games["players"].to_numpy(), games["turns"].to_numpy()
+    top = int(turns.max()) + 1
+    bins = np.linspace(0, top, min(60, top) + 1)
+    with mpl.rc_context(STYLE):
+        fig = Figure(figsize=(3.2 * cols, 2.4 * rows + 0.6), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(rows, cols, sharex=True, squeeze=False)).ravel()
+        for ax, n in zip(axes, counts, strict=False):
+            t = turns[players == n]
+            row = lengths[lengths["players"] == n].iloc[0]
+            ax.stairs(np.histogram(t, bins=bins)[0], bins, fill=True, color=OKABE_ITO[2], alpha=0.85)
+            ax.axvline(row["median"], color=OKABE_ITO[5], lw=1.5, label=f"median {row['median']:.0f}")
+            ax.set_title(f"{n} players ({len(t):,} games)")
+            ax.set_xlabel("turns")
+            ax.legend(fontsize=8, loc="upper right")
+            ax.set_yticks([])
+        for ax in axes[len(counts):]:
+            ax.set_visible(False)
+        fig.suptitle("Game length in turns (one player's turn = 1; a bar at the far right = turn cap)")
+        return _save(fig, path)

@@ -1,0 +1,222 @@
+"""Write the balance report: ``report.md``, a self-contained ``report.html``, PNGs and CSVs.
+
+Layout of ``out_dir``::
+
+    report.md          Markdown (figures linked from figures/)
+    report.html        one file: CSS inline, figures embedded as base64 data URIs
+    figures/*.png      the plots
+    tables/*.csv       every table at full precision (rates as fractions 0..1)
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from . import plots
+from .data import normalize, standard_runs
+from .findings import COLUMNS as FINDING_COLUMNS
+from .findings import rank_findings, summary
+from .sections import (
+    Section,
+    added_item_section,
+    drink_section,
+    length_section,
+    loge_section,
+    occupation_section,
+    outcome_section,
+    seat_section,
+    start_item_section,
+)
+from .tables import build_tables
+
+CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:1100px;margin:2em auto;
+padding:0 1em;color:#1a1a1a;line-height:1.5}
+h1{border-bottom:2px solid #0072B2;padding-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ccc}
+code{background:#f3f3f3;padding:0 .25em;border-radius:3px}
+pre{background:#f6f6f6;padding:.8em;overflow-x:auto}
+table{border-collapse:collapse;margin:.8em 0;font-size:.85em;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #ddd;padding:.25em .6em;text-align:right;white-space:nowrap}
+th{background:#eef4fa}tr:nth-child(even) td{background:#fafafa}
+td:first-child,th:first-child{text-align:left}
+.scroll{overflow-x:auto}figure{margin:1em 0}img{max-width:100%;height:auto}
+figcaption,.caption{font-size:.9em;color:#555}.cmd{font-size:.95em}li{margin:.3em 0}
+"""
+
+FIGURES = {"outcomes": "win_rates_heatmap.png", "drink": "drink_of_power.png", "loge": "loge.png",
+           "seats": "seats.png", "occupations": "occupations.png", "start_items": "start_items.png",
+           "lengths": "game_length.png"}
+
+RECOMPUTE = '''import pandas as pd
+df = pd.read_parquet("RESULTS_DIR")
+std = df[(df.variant == "base") & (df.drink | (df.players % 2 == 0))]   # standard rules
+std.groupby(["players", "item_set"], observed=True).winner.value_counts(normalize=True)'''
+
+
+RECOMPUTE_TEXT = ("Every table above is a few lines of pandas on the results store, for example the first one "
+                  "(replace `RESULTS_DIR`; a seat wins when `winner` is its `team_{p}`, or `winner == \"solo\"` "
+                  "and `solo_seat == p`):")
+
+
+def _inline_html(text: str) -> str:
+    """Markdown inline marks (`code`, **bold**) to HTML, everything else escaped."""
+    t = html.escape(text)
+    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
+    t = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", t)
+    return re.sub(r"\*([^*]+)\*", r"<em>\1</em>", t)
+
+
+def _md_table(df: pd.DataFrame) -> str:
+    def cell(v) -> str:
+        return str(v).replace("|", "\\|").replace("\n", " ")
+    head = "| " + " | ".join(cell(c) for c in df.columns) + " |"
+    sep = "|" + "|".join("---" for _ in df.columns) + "|"
+    rows = ["| " + " | ".join(cell(v) for v in r) + " |" for r in df.itertuples(index=False)]
+    return "\n".join([head, sep, *rows])
+
+
+def _header(df: pd.DataFrame, std: pd.DataFrame, title: str, command: str | None,
+            manifest: dict | None) -> Section:
+    cmd = command or (manifest or {}).get("command") or "not recorded"
+    sec = Section(title)
+    sec.para(f"**Produced by:** `{cmd}`")
+    if manifest:
+        facts = {k: v for k, v in manifest.items() if isinstance(v, (str, int, float, bool)) and k != "command"}
+        sec.bullets([f"{k}: `{v}`" for k, v in list(facts.items())[:12]])
+    if len(df) == 0:
+        sec.para("**Data:** no games.")
+        return sec
+    counts = sorted(int(x) for x in df["players"].unique())
+    sets = plots.set_order(df["item_set"].astype(str).unique())
+    off = int((~df["drink"] & (df["players"] % 2 == 1)).sum())
+    bots = sorted({str(b) for p in range(10) if f"bot_{p}" in df for b in df[f"bot_{p}"].unique()} - {"none"})
+    errors = int((df["winner"] == "error").sum())
+    sec.para(
+        f"**Data:** {len(df):,} games at {', '.join(map(str, counts))} players; item sets "
+        f"{', '.join(f'`{s}`' for s in sets)}; variants {', '.join(sorted(map(str, df['variant'].unique())))}; "
+        f"bot profiles {', '.join(bots) or 'not recorded'}; {df['seed'].nunique()} master seed(s). "
+        f"{len(std):,} games use the standard rules (base variant, Drink of Power on at odd counts) and make up "
+        f"every table except the Drink-of-Power comparison, which also uses the {off:,} games played with the "
+        "Drink switched off." + (f" **{errors:,} games ended in an engine error.**" if errors else ""))
+    sec.para(
+        "**How to read the numbers:** every rate comes with its 95% Wilson score interval, every difference "
+        "with Newcombe's 95% interval. An interval that covers 50% (for a balance between two sides) or 0 (for "
+        "a difference) means these games cannot tell the effect apart from chance.")
+    return sec
+
+
+def _findings_section(findings: pd.DataFrame) -> Section:
+    sec = Section("Findings", csv=["findings.csv"])
+    intro, real, noise_intro, noise = summary(findings)
+    sec.para(intro)
+    sec.bullets(real)
+    if noise_intro:
+        sec.para(noise_intro)
+        sec.bullets(noise)
+    sec.para("Every checked effect, ranked, with its interval and verdict, is in `tables/findings.csv`. "
+             "*Clear* holds even after allowing for the number of checks (Bonferroni); *likely* excludes "
+             "no effect at 95% but could be one of the chance hits expected among many checks.")
+    return sec
+
+
+def _figures(t: dict[str, pd.DataFrame], std: pd.DataFrame, fig_dir: Path) -> dict[str, str | None]:
+    made = {
+        "outcomes": plots.outcome_heatmap(t["outcomes"], t["order_share"], fig_dir / FIGURES["outcomes"]),
+        "drink": plots.drink_plot(t["minority"], t["drink_effect"], fig_dir / FIGURES["drink"]),
+        "loge": plots.loge_plot(t["solo"], t["loge_team"], fig_dir / FIGURES["loge"]),
+        "seats": plots.seat_plot(t["seats"], fig_dir / FIGURES["seats"]),
+        "occupations": plots.occupation_plot(t["occupations"], fig_dir / FIGURES["occupations"]),
+        "start_items": plots.start_item_plot(t["start_items"], fig_dir / FIGURES["start_items"]),
+        "lengths": plots.length_plot(std, t["lengths"], fig_dir / FIGURES["lengths"]),
+    }
+    return {k: (f"figures/{p.name}" if p else None) for k, p in made.items()}
+
+
+def _to_markdown(sections: list[Section]) -> str:
+    out = []
+    for i, s in enumerate(sections):
+        out.append(f"{'#' if i == 0 else '##'} {s.title}\n")
+        for kind, value in s.blocks:
+            if kind == "text":
+                out.append(f"{value}\n")
+            elif kind == "bullets":
+                out.append("\n".join(f"- {b}" for b in value) + "\n")
+            elif kind == "image":
+                src, alt = value
+                out.append(f"![{alt}]({src})\n")
+            else:
+                caption, table = value
+                out.append(f"**{caption}**\n\n{_md_table(table)}\n")
+        if s.csv:
+            out.append("CSV: " + ", ".join(f"[{c}](tables/{c})" for c in s.csv) + "\n")
+    return "\n".join(out)
+
+
+def _to_html(sections: list[Section], out_dir: Path, title: str) -> str:
+    body = []
+    for i, s in enumerate(sections):
+        h = 1 if i == 0 else 2
+        body.append(f"<h{h}>{_inline_html(s.title)}</h{h}>")
+        for kind, value in s.blocks:
+            if kind == "text":
+                body.append(f"<p>{_inline_html(value)}</p>")
+            elif kind == "bullets":
+                body.append("<ul>" + "".join(f"<li>{_inline_html(b)}</li>" for b in value) + "</ul>")
+            elif kind == "image":
+                src, alt = value
+                data = base64.b64encode((out_dir / src).read_bytes()).decode("ascii")
+                body.append(f'<figure><img src="data:image/png;base64,{data}" alt="{html.escape(alt)}">'
+                            f"<figcaption>{html.escape(alt)}</figcaption></figure>")
+            else:
+                caption, table = value
+                body.append(f'<p class="caption"><strong>{html.escape(caption)}</strong></p><div class="scroll">'
+                            + table.to_html(index=False, border=0, escape=True, na_rep="–") + "</div>")
+        if s.csv:
+            body.append('<p class="caption">CSV: ' + ", ".join(
+                f'<a href="tables/{html.escape(c)}">{html.escape(c)}</a>' for c in s.csv) + "</p>")
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{CSS}</style></head>'
+            f"<body>\n{chr(10).join(body)}\n</body></html>\n")
+
+
+def write_report(df: pd.DataFrame, out_dir: Path, *, title: str = "Kutschfahrt balance report",
+                 command: str | None = None, manifest: dict | None = None) -> Path:
+    """Write the full report for the per-game results ``df`` into ``out_dir``; return ``report.html``.
+
+    ``command`` (the command line that produced the data) is printed at the top, falling
+    back to ``manifest["command"]``; scalar entries of ``manifest`` are listed under it.
+    """
+    out_dir = Path(out_dir)
+    (out_dir / "tables").mkdir(parents=True, exist_ok=True)
+    d = normalize(df)
+    std = standard_runs(d)
+    t = build_tables(d)
+    findings = rank_findings(t) if len(std) else pd.DataFrame(columns=FINDING_COLUMNS)
+    for name, table in {**t, "findings": findings}.items():
+        table.to_csv(out_dir / "tables" / f"{name}.csv", index=False)
+    figs = _figures(t, std, out_dir / "figures")
+    sections = [
+        _header(d, std, title, command, manifest),
+        _findings_section(findings),
+        outcome_section(t, std, figs["outcomes"]),
+        drink_section(t, figs["drink"]),
+        loge_section(t, figs["loge"]),
+        seat_section(t, figs["seats"]),
+        occupation_section(t, figs["occupations"]),
+        start_item_section(t, figs["start_items"]),
+        added_item_section(t),
+        length_section(t, figs["lengths"]),
+        Section("Recompute any number", blocks=[("text", RECOMPUTE_TEXT)]),
+    ]
+    md = _to_markdown(sections) + f"\n```python\n{RECOMPUTE}\n```\n"
+    (out_dir / "report.md").write_text(md, encoding="utf-8")
+    page = _to_html(sections, out_dir, title).replace(
+        "</body>", f"<pre><code>{html.escape(RECOMPUTE)}</code></pre>\n</body>")
+    path = out_dir / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path

@@ -1,0 +1,146 @@
+"""Per-seat report tables, from the long (game, seat) table of :func:`.data.seat_frame`.
+
+A seat wins when its team wins, or when it is the Loge solo winner. Every function takes
+the per-game frame ``df`` and, optionally, its ``seats`` long table already built from
+``standard_runs(df)`` (pass it to avoid rebuilding it for every table).
+
+Seat-games of one game are not independent (teammates win together); the Wilson
+intervals treat them as independent, which is exact for groups that hold at most one seat
+a game (a seat index, an occupation, the Loge's first holder) and approximate otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..enums import IK, N_KINDS
+from .data import (
+    ITEM_NAMES,
+    item_set_index,
+    kind_card_masks,
+    labels,
+    normalize,
+    occupation_name,
+    seat_frame,
+    standard_runs,
+)
+from .stats import LEVEL, diff_frame, grouped_rates, rate_frame
+
+
+def _long(df: pd.DataFrame, seats: pd.DataFrame | None) -> pd.DataFrame:
+    return seats if seats is not None else seat_frame(standard_runs(normalize(df)))
+
+
+def _with_base(out: pd.DataFrame, seats: pd.DataFrame, by_players: bool) -> pd.DataFrame:
+    """Add ``base`` (win rate of every seat at that player count) and ``excess = rate - base``."""
+    if by_players:
+        base = seats.groupby("players", observed=True)["win"].mean()
+        out["base"] = out["players"].map(base).to_numpy(float)
+    else:
+        out["base"] = float(seats["win"].mean()) if len(seats) else np.nan
+    out["excess"] = out["rate"] - out["base"]
+    return out
+
+
+def seat_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = LEVEL) -> pd.DataFrame:
+    """Win rate by seat (0 = start player, then clockwise) per player count.
+
+    Columns: players, seat, n, wins, rate, lo, hi, base (every seat's win rate at that
+    count), excess (rate - base).
+    """
+    s = _long(df, seats)
+    out = grouped_rates(s, ["players", "seat"], s["win"].to_numpy(), level)
+    return _with_base(out, s, True)
+
+
+def occupation_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = LEVEL,
+                     by_players: bool = True) -> pd.DataFrame:
+    """Win rate of the seats by starting occupation (per player count, or pooled).
+
+    Columns: [players], occupation (display name), n, wins, rate, lo, hi, base, excess.
+    Pooling over counts is fair: every occupation is dealt with the same chance at each count.
+    """
+    s = _long(df, seats)
+    by = ["players", "occ"] if by_players else ["occ"]
+    out = grouped_rates(s, by, s["win"].to_numpy(), level)
+    out["occ"] = out["occ"].astype(str).map(occupation_name)
+    out = out.rename(columns={"occ": "occupation"})
+    return _with_base(out, s, by_players)
+
+
+def _count(group: np.ndarray, size: int, mask: np.ndarray) -> np.ndarray:
+    """int64 (size,): rows with ``mask`` set in each group code 0..size-1."""
+    return np.bincount(group[mask], minlength=size).astype(np.int64)
+
+
+def start_item_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = LEVEL,
+                     by_players: bool = True) -> pd.DataFrame:
+    """Win rate of seats that started with a card of each item kind, against those that did not.
+
+    ``items_{p}`` is a bitmask over the 21 cards; a kind counts if any of its cards is in
+    the starting hand. Columns: [players], item (display name), n/wins/rate/lo/hi ``_with``
+    and ``_without``, diff (with - without), diff_lo, diff_hi. Kinds no seat started with
+    (the unstamped items, R2.3) are left out.
+    """
+    s = _long(df, seats)
+    items = s["items"].to_numpy(np.int64)
+    win = s["win"].to_numpy(bool)
+    if by_players:
+        counts = np.unique(s["players"].to_numpy())
+        group = np.searchsorted(counts, s["players"].to_numpy())
+    else:
+        counts, group = np.array([0]), np.zeros(len(s), dtype=np.int64)
+    masks = kind_card_masks()
+    size = len(counts)
+    n_all, w_all = np.bincount(group, minlength=size), _count(group, size, win)
+    parts = []
+    for k in range(N_KINDS):
+        hit = (items & masks[k]) != 0
+        n_h, w_h = _count(group, size, hit), _count(group, size, hit & win)
+        n_o, w_o = n_all - n_h, w_all - w_h
+        r = diff_frame(pd.DataFrame({"n": n_h, "wins": w_h}), pd.DataFrame({"n": n_o, "wins": w_o}),
+                       level, ("_with", "_without"))
+        r.insert(0, "item", ITEM_NAMES[k])
+        if by_players:
+            r.insert(0, "players", counts)
+        parts.append(r[r["n_with"] > 0])
+    out = pd.concat(parts, ignore_index=True)
+    if by_players:
+        return out.sort_values(["players", "diff"], ascending=[True, False], ignore_index=True)
+    return out.sort_values("diff", ascending=False, ignore_index=True)
+
+
+def loge_holder_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None,
+                      level: float = LEVEL) -> pd.DataFrame:
+    """Win rate of the seat that started with / ever held the Coat of Armor of the Loge.
+
+    Only games whose item set has the Loge. Columns: players, holder (``started with
+    it``, ``held it at some point``, ``never held it``, ``every seat``), n (seat-games),
+    wins, rate, lo, hi, solo_wins (wins that were the holder's own solo victory).
+    Groups with no seat-games are left out (the Loge is unstamped, so under R2.3 no seat
+    starts with it).
+    """
+    s = _long(df, seats)
+    index = item_set_index(labels(s["item_set"]))
+    loge_sets = [x for x, kinds in index.items() if IK.LOGE in kinds]
+    s = s[s["item_set"].isin(loge_sets).to_numpy()]
+    win, solo = s["win"].to_numpy(bool), s["solo_win"].to_numpy(bool)
+    start, ever = s["loge_start"].to_numpy(bool), s["loge_ever"].to_numpy(bool)
+    players = s["players"].to_numpy()
+    counts = np.unique(players)
+    group = np.searchsorted(counts, players)
+    parts = []
+    for label, mask in (("started with it", start), ("held it at some point", ever),
+                        ("never held it", ~ever), ("every seat", np.ones(len(s), bool))):
+        n, w = _count(group, len(counts), mask), _count(group, len(counts), mask & win)
+        so = _count(group, len(counts), mask & solo)
+        r = rate_frame(w, n, level)
+        r.insert(0, "holder", label)
+        r.insert(0, "players", counts)
+        r["solo_wins"] = so
+        parts.append(r[r["n"] > 0])
+    cols = ["players", "holder", "n", "wins", "rate", "lo", "hi", "solo_wins"]
+    if not parts:
+        return pd.DataFrame(columns=cols)
+    return pd.concat(parts, ignore_index=True)[cols].sort_values("players", kind="stable", ignore_index=True)

@@ -1,0 +1,314 @@
+"""The report's sections: a plain-language paragraph, display tables and figures for each.
+
+Display tables hold formatted strings (``47.5% (45.4–49.8)``: rate and its 95% interval;
+``+8.4 (+5.4 to +11.3)``: a difference in percentage points). The raw tables are written
+as CSV beside the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .plots import set_order
+
+
+@dataclass
+class Section:
+    """One report section: a title and blocks shown in order.
+
+    Blocks are ``("text", str)`` paragraphs with Markdown inline marks (`code`, **bold**),
+    ``("bullets", list[str])``, ``("table", (caption, display frame))`` and
+    ``("image", (PNG path relative to the report, alt text))``; ``csv`` names the raw tables.
+    """
+
+    title: str
+    blocks: list[tuple[str, object]] = field(default_factory=list)
+    csv: list[str] = field(default_factory=list)
+
+    def para(self, text: str) -> None:
+        self.blocks.append(("text", text))
+
+    def bullets(self, lines: list[str]) -> None:
+        if lines:
+            self.blocks.append(("bullets", list(lines)))
+
+    def table(self, caption: str, frame: pd.DataFrame) -> None:
+        flat = frame.reset_index(drop=True)
+        flat.columns = [str(c) for c in flat.columns]  # drop pivot names: they'd add a header row in HTML
+        self.blocks.append(("table", (caption, flat.fillna("–"))))
+
+    def image(self, src: str | None, alt: str) -> None:
+        if src:
+            self.blocks.append(("image", (src, alt)))
+
+
+def pct(x: float) -> str:
+    return "–" if pd.isna(x) else f"{100 * x:.1f}%"
+
+
+def rate_cell(rate: float, lo: float, hi: float) -> str:
+    """``47.5% (45.4–49.8)``: a rate with its interval, in percent."""
+    if pd.isna(rate):
+        return "–"
+    return f"{100 * rate:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})"
+
+
+def diff_cell(d: float, lo: float, hi: float) -> str:
+    """``+8.4 (+5.4 to +11.3)``: a difference in percentage points with its interval."""
+    if pd.isna(d):
+        return "–"
+    return f"{100 * d:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f})"
+
+
+def _cells(f: pd.DataFrame, prefix: str = "", suffix: str = "") -> pd.Series:
+    return pd.Series([rate_cell(r, lo, hi) for r, lo, hi in zip(
+        f[f"{prefix}rate{suffix}"], f[f"{prefix}lo{suffix}"], f[f"{prefix}hi{suffix}"], strict=True)], index=f.index)
+
+
+def _dcells(f: pd.DataFrame) -> pd.Series:
+    return pd.Series([diff_cell(d, lo, hi) for d, lo, hi in zip(f["diff"], f["diff_lo"], f["diff_hi"], strict=True)],
+                     index=f.index)
+
+
+def _n(x) -> str:
+    return f"{int(x):,}"
+
+
+def _set_rank(s: pd.Series) -> pd.Series:
+    order = {v: i for i, v in enumerate(set_order(s.unique()))}
+    return s.map(order)
+
+
+def outcome_section(t: dict[str, pd.DataFrame], games: pd.DataFrame, img: str | None) -> Section:
+    o, share = t["outcomes"], t["order_share"]
+    sec = Section("Who wins", csv=["outcomes.csv", "order_share.csv"])
+    if len(o) == 0:
+        sec.para("No games under the standard rules.")
+        return sec
+    w = games["winner"].value_counts()
+    n = len(games)
+    sec.para(
+        f"Across all {n:,} games under the standard rules, the Order won {pct(w.get('order', 0) / n)}, the "
+        f"Brotherhood {pct(w.get('brotherhood', 0) / n)}, a Loge player alone {pct(w.get('solo', 0) / n)}, "
+        f"and {pct(w.get('timeout', 0) / n)} reached the turn cap. At even player counts the teams are the "
+        "same size, so in a fair game each team takes 50% of the games a team wins (right-hand heatmap); at "
+        "odd counts the smaller team is the Order or the Brotherhood at random, so 50% is expected there too.")
+    sec.image(img, "Heatmaps of the Order's win rate by player count and item set")
+    wide = o.pivot_table(index=["players", "item_set"], columns="outcome", values="n", aggfunc="first")
+    disp = pd.DataFrame(index=wide.index)
+    disp["games"] = wide.iloc[:, 0].map(_n)
+    names = {"order": "Order", "brotherhood": "Brotherhood", "solo": "Loge solo", "timeout": "turn cap",
+             "error": "engine error"}
+    for key, label in names.items():
+        f = o[o["outcome"] == key].set_index(["players", "item_set"])
+        if len(f):
+            disp[label] = _cells(f).reindex(disp.index)
+    s = share.set_index(["players", "item_set"])
+    disp["Order share of team wins"] = _cells(s).reindex(disp.index)
+    disp = disp.reset_index().rename(columns={"item_set": "item set"})
+    disp = disp.iloc[np.lexsort([_set_rank(disp["item set"]), disp["players"]])]
+    sec.table("Share of games won, with 95% interval", disp)
+    return sec
+
+
+def drink_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
+    m, e, u = t["minority"], t["drink_effect"], t["drink_usage"]
+    sec = Section("Drink of Power", csv=["minority.csv", "drink_effect.csv", "drink_usage.csv"])
+    if len(m) == 0:
+        sec.para("No games at odd player counts with the Drink of Power on: nothing to show.")
+        return sec
+    a = m[m["item_set"] == "all"].pivot(index="players", columns="team", values="rate")
+    sec.para(
+        "At odd player counts one team has a member fewer and every player holds a Drink of Power, which only "
+        "the smaller team can use in place of a victory item. With the Drink on, the smaller team won "
+        + ", ".join(f"{pct(r.minority)} at {p}" for p, r in a.iterrows())
+        + " players (all games; the larger team: "
+        + ", ".join(f"{pct(r.majority)}" for _, r in a.iterrows()) + ").")
+    sec.image(img, "Minority and majority win rates with and without the Drink of Power")
+    disp = m[m["item_set"] == "all"].copy()
+    disp["win rate"] = _cells(disp)
+    disp = disp.pivot(index="players", columns="team", values="win rate")[["minority", "majority"]].reset_index()
+    sec.table("Win rate of the smaller (minority) and larger team, Drink of Power on, item sets pooled", disp)
+    if len(e) == 0:
+        sec.para("There are no runs with the Drink of Power switched off (`--no-drink`), so its effect "
+                 "cannot be measured.")
+    else:
+        f = e[(e["item_set"] == "all") & (e["team"] == "minority")]
+        sec.para(
+            "Compared with the same games played with the Drink switched off (`--no-drink`), the Drink changes the "
+            "smaller team's win rate by " + ", ".join(
+                f"{diff_cell(r.diff, r.diff_lo, r.diff_hi)} points at {r.players}" for r in f.itertuples())
+            + " players (difference, 95% interval; an interval that includes 0 means no measurable effect).")
+        d = e[e["item_set"] == "all"].copy()
+        d = pd.DataFrame({"players": d["players"], "team": d["team"],
+                          "games on / off": [f"{a:,} / {b:,}" for a, b in zip(d["n_on"], d["n_off"], strict=True)],
+                          "with Drink": _cells(d, suffix="_on"), "without Drink": _cells(d, suffix="_off"),
+                          "difference (points)": _dcells(d)})
+        sec.table("Drink of Power on minus off (item sets with both kinds of runs, pooled)", d)
+    if len(u):
+        uu = u[u["item_set"] == "all"].copy()
+        uu["cell"] = _cells(uu)
+        disp = uu.pivot(index="players", columns="measure", values="cell")
+        disp = disp[[c for c in u["measure"].unique() if c in disp.columns]].reset_index()
+        sec.para("How often the Drink was part of a declaration (share, 95% interval):")
+        sec.table("Use of the Drink of Power", disp)
+    return sec
+
+
+def loge_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
+    solo, team, holder = t["solo"], t["loge_team"], t["loge_holder"]
+    sec = Section("Coat of Armor of the Loge", csv=["solo.csv", "loge_team.csv", "loge_holder.csv"])
+    if len(solo) == 0:
+        sec.para("No item set in these results has the Coat of Armor of the Loge: nothing to show.")
+        return sec
+    pooled = solo.groupby("players")[["wins", "n"]].sum()
+    sec.para(
+        "The player holding the Loge with 3 victory items of any kind wins alone. With the Loge in the deck, "
+        "a solo win ended " + ", ".join(f"{pct(r.wins / r.n)} of games at {p}" for p, r in pooled.iterrows())
+        + " players (item sets with the Loge pooled; per item set below).")
+    sec.image(img, "Loge solo-win rate and the change in team win rates with the Loge")
+    d = solo.copy()
+    d["cell"] = _cells(d)
+    sec.table("Loge solo-win rate", d.pivot(index="players", columns="item_set", values="cell")
+                       .reset_index())
+    if len(team) == 0:
+        sec.para("No item-set pair with and without the Loge (e.g. `basic` and `basic+Loge`) was run, so "
+                 "its effect on the teams cannot be measured.")
+    else:
+        f = team[team["outcome"].isin(["team", "order", "brotherhood"])].copy()
+        f["pair"] = f["set_without"] + " → " + f["set_with"]
+        f["cell"] = _dcells(f)
+        disp = f.pivot(index=["players", "pair"], columns="outcome", values="cell")
+        disp = disp[["team", "order", "brotherhood"]].reset_index().rename(columns={"team": "either team wins", "order": "Order wins",
+                                    "brotherhood": "Brotherhood wins"})
+        sec.para("Adding the Loge to the deck changes how often each side wins by (points, with Loge minus "
+                 "without, 95% interval):")
+        sec.table("Team win rates with the Loge minus without", disp)
+    if len(holder):
+        h = holder.copy()
+        h["cell"] = _cells(h)
+        disp = h.pivot(index="players", columns="holder", values="cell").reset_index()
+        sec.para("Win rate of a player by whether they held the Loge (seat-games of games with the Loge in "
+                 "the deck; a win is their team's win or their own solo win). No one starts with the Loge "
+                 "when it is unstamped (R2.3).")
+        sec.table("Win rate by Loge holding", disp)
+    return sec
+
+
+def seat_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
+    s = t["seats"]
+    sec = Section("Seat advantage", csv=["seats.csv"])
+    if len(s) == 0:
+        sec.para("No seat data.")
+        return sec
+    spread = s.groupby("players")["rate"].agg(lambda r: r.max() - r.min())
+    sec.para(
+        "Seat 0 is the start player; seats follow clockwise. A seat's win counts when its team wins or it wins "
+        "alone. The gap between the best and worst seat is " + ", ".join(
+            f"{100 * v:.1f} points at {p}" for p, v in spread.items()) + " players; see the intervals to judge "
+        "whether a gap is larger than chance (each seat plays every game, so seat rates share their games).")
+    sec.image(img, "Seat win rate minus the average seat, per player count")
+    d = s.copy()
+    d["cell"] = _cells(d)
+    disp = d.pivot(index="seat", columns="players", values="cell")
+    disp.columns = [f"{c} players" for c in disp.columns]
+    sec.table("Win rate by seat (rows) and player count (columns)", disp.fillna("").reset_index())
+    return sec
+
+
+def occupation_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
+    o = t["occupations"]
+    sec = Section("Occupation strength", csv=["occupations.csv", "occupations_by_players.csv"])
+    if len(o) == 0:
+        sec.para("No occupation data.")
+        return sec
+    best, worst = o.loc[o["rate"].idxmax()], o.loc[o["rate"].idxmin()]
+    sec.para(
+        f"Win rate of the players by the occupation they were dealt, all player counts pooled "
+        f"({int(o['n'].sum()):,} seat-games; the average seat wins {pct(o['base'].iloc[0])}). The strongest "
+        f"start is the {best['occupation']} ({rate_cell(best['rate'], best['lo'], best['hi'])}), the weakest the "
+        f"{worst['occupation']} ({rate_cell(worst['rate'], worst['lo'], worst['hi'])}). Per player count: "
+        "`occupations_by_players.csv`.")
+    sec.image(img, "Occupation win rate minus the average seat")
+    disp = pd.DataFrame({"occupation": o["occupation"], "seat-games": o["n"].map(_n), "win rate": _cells(o),
+                         "vs average seat (points)": [f"{100 * x:+.1f}" for x in o["excess"]]})
+    sec.table("Win rate by starting occupation", disp.iloc[np.argsort(-o["rate"].to_numpy(), kind="stable")])
+    return sec
+
+
+def start_item_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
+    s = t["start_items"]
+    sec = Section("Starting-item strength", csv=["start_items.csv", "start_items_by_players.csv"])
+    if len(s) == 0:
+        sec.para("No starting-hand data.")
+        return sec
+    sec.para("Win rate of players who started with a card of each kind against those who did not (all "
+             "player counts pooled; per count in `start_items_by_players.csv`). A Key helps an Order player "
+             "and a Goblet a Brotherhood player, so these mix both teams.")
+    sec.image(img, "Win rate with each starting item minus without")
+    disp = pd.DataFrame({"item": s["item"], "seat-games with it": s["n_with"].map(_n),
+                         "win rate with": _cells(s, suffix="_with"), "without": _cells(s, suffix="_without"),
+                         "difference (points)": _dcells(s)})
+    sec.table("Win rate by starting item", disp)
+    return sec
+
+
+def added_item_section(t: dict[str, pd.DataFrame]) -> Section:
+    a = t["added_items"]
+    sec = Section("Unstamped items added to basic", csv=["added_items.csv"])
+    if len(a) == 0:
+        sec.para("No runs with a single unstamped item added to `basic` (e.g. `basic+Tome`) next to `basic` "
+                 "runs: nothing to compare.")
+        return sec
+    f = a.copy()
+    f["cell"] = _dcells(f)
+    disp = f.pivot(index=["item", "players"], columns="outcome", values="cell")
+    disp = disp[["team", "order", "brotherhood", "solo", "timeout"]].reset_index()
+    disp = disp.rename(columns={"order": "Order", "brotherhood": "Brotherhood", "solo": "Loge solo",
+                                "timeout": "turn cap", "team": "either team"})
+    lo, hi = int(f["n_with"].min()), int(f["n_with"].max())
+    sec.para(f"Each unstamped item added to `basic` on its own: the change in how games end (points, with "
+             f"the item minus `basic`, 95% interval; {lo:,}{f'–{hi:,}' if hi != lo else ''} games per item set "
+             "and player count).")
+    sec.table("Outcome change per item added to basic", disp)
+    return sec
+
+
+def length_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
+    g, wrong, decl = t["lengths"], t["wrong_decl"], t["declarations"]
+    sec = Section("Game length and declarations", csv=["lengths.csv", "wrong_decl.csv", "declarations.csv"])
+    if len(g) == 0:
+        sec.para("No games.")
+        return sec
+    sec.para("Median game length is " + ", ".join(
+        f"{r.median:.0f} turns at {r.players}" for r in g.itertuples()) + " players (one player's turn = 1).")
+    disp = g.copy()
+    for c in ("mean", "std"):
+        disp[c] = disp[c].map(lambda v: f"{v:.1f}")
+    for c in ("min", "q05", "q25", "median", "q75", "q95", "max"):
+        disp[c] = disp[c].map(lambda v: f"{v:.0f}")
+    disp["timeout_share"] = disp["timeout_share"].map(pct)
+    disp["n"] = disp["n"].map(_n)
+    sec.table("Game length in turns", disp.rename(columns={"n": "games", "timeout_share": "turn cap"}))
+    sec.image(img, "Histograms of game length per player count")
+    if len(wrong):
+        w = wrong.copy()
+        w["cell"] = _cells(w)
+        disp = w.pivot(index="players", columns="per", values="cell").reset_index()
+        disp = disp.rename(columns={"game": "of all games", "declaration": "of declarations"})
+        per = w[w["per"] == "declaration"]
+        sec.para("A failed declaration hands the win to the other team. It happened in "
+                        + ", ".join(f"{pct(r.rate)} of declarations at {r.players}" for r in per.itertuples())
+                        + " players.")
+        sec.table("Wrong declarations", disp)
+    if len(decl):
+        d = decl.copy()
+        d["cell"] = _cells(d)
+        disp = d.pivot(index="players", columns="how", values="cell")
+        disp = disp[[c for c in decl["how"].unique() if c in disp.columns]].reset_index()
+        sec.para("How the games ended (share of games, 95% interval):")
+        sec.table("How games ended", disp)
+    return sec

@@ -1,0 +1,128 @@
+"""Interval arithmetic for win rates: Wilson score intervals and Newcombe differences.
+
+Every function is vectorised: counts may be scalars or numpy arrays of equal shape.
+A proportion with ``n == 0`` has rate and interval ``NaN`` (there is nothing to say).
+
+References: E. B. Wilson (1927), "Probable inference, the law of succession, and
+statistical inference"; R. G. Newcombe (1998), "Interval estimation for the difference
+between independent proportions: comparison of eleven methods", Statistics in Medicine
+17, 873-890 (method 10, the hybrid score interval built from two Wilson intervals).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy.special import ndtri
+
+LEVEL = 0.95
+
+ArrayLike = float | int | np.ndarray | pd.Series | Sequence[float]
+
+
+def z_value(level: float = LEVEL) -> float:
+    """Two-sided standard-normal quantile for a confidence ``level`` in (0, 1)."""
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1), got {level}")
+    return float(ndtri(0.5 + level / 2.0))
+
+
+def wilson(wins: ArrayLike, n: ArrayLike, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval ``(lo, hi)`` for ``wins`` successes out of ``n``.
+
+    Returns float arrays broadcast from the inputs; ``NaN`` where ``n == 0``.
+    ``lo`` is exactly 0 when ``wins == 0`` and ``hi`` exactly 1 when ``wins == n``.
+    """
+    k = np.asarray(wins, dtype=float)
+    m = np.asarray(n, dtype=float)
+    z = z_value(level)
+    z2 = z * z
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / m
+        centre = (k + z2 / 2.0) / (m + z2)
+        half = z * np.sqrt(m) / (m + z2) * np.sqrt(p * (1.0 - p) + z2 / (4.0 * m))
+    lo = np.where(k <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+    hi = np.where(k >= m, 1.0, np.clip(centre + half, 0.0, 1.0))
+    bad = ~(m > 0)
+    lo = np.where(bad, np.nan, lo)
+    hi = np.where(bad, np.nan, hi)
+    return lo, hi
+
+
+def newcombe_diff(wins1: ArrayLike, n1: ArrayLike, wins2: ArrayLike, n2: ArrayLike,
+                  level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Difference ``p1 - p2`` of two independent proportions with Newcombe's hybrid interval.
+
+    Returns ``(diff, lo, hi)`` as float arrays; ``NaN`` where either ``n`` is 0.
+    """
+    k1, m1 = np.asarray(wins1, float), np.asarray(n1, float)
+    k2, m2 = np.asarray(wins2, float), np.asarray(n2, float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p1 = np.where(m1 > 0, k1 / m1, np.nan)
+        p2 = np.where(m2 > 0, k2 / m2, np.nan)
+    l1, u1 = wilson(k1, m1, level)
+    l2, u2 = wilson(k2, m2, level)
+    d = p1 - p2
+    lo = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
+    hi = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    return d, lo, hi
+
+
+def rate_frame(wins: ArrayLike, n: ArrayLike, level: float = LEVEL,
+               index: pd.Index | None = None) -> pd.DataFrame:
+    """DataFrame with columns ``n, wins, rate, lo, hi`` (rate ``NaN`` when ``n == 0``)."""
+    k = np.asarray(wins, dtype=np.int64)
+    m = np.asarray(n, dtype=np.int64)
+    lo, hi = wilson(k, m, level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = np.where(m > 0, k / np.maximum(m, 1), np.nan)
+    return pd.DataFrame({"n": m, "wins": k, "rate": rate, "lo": lo, "hi": hi}, index=index)
+
+
+def grouped_rates(frame: pd.DataFrame, by: str | list[str], success: np.ndarray | pd.Series,
+                  level: float = LEVEL, pool: str | None = None) -> pd.DataFrame:
+    """Rates of a boolean ``success`` (one value per row of ``frame``) per group of ``by``.
+
+    Returns the ``by`` columns followed by ``n, wins, rate, lo, hi``; empty groups are left
+    out. With ``pool`` (one of ``by``), rows pooled over that column are appended with the
+    label ``"all"`` in it (the column is then of strings).
+    """
+    keys = [by] if isinstance(by, str) else list(by)
+    tmp = frame[keys].copy()
+    tmp["_s"] = np.asarray(success, dtype=np.int64)
+    g = tmp.groupby(keys, observed=True, sort=True)["_s"].agg(["size", "sum"])
+    out = rate_frame(g["sum"].to_numpy(), g["size"].to_numpy(), level, index=g.index).reset_index()
+    if pool is None:
+        return out
+    rest = [c for c in keys if c != pool]
+    if not rest or len(rest) == len(keys):
+        raise ValueError(f"pool must be one of several grouping columns {keys}, got {pool!r}")
+    pooled = grouped_rates(frame, rest, success, level)
+    pooled.insert(keys.index(pool), pool, "all")
+    out[pool] = out[pool].astype(str)
+    return pd.concat([out, pooled], ignore_index=True)
+
+
+def diff_frame(a: pd.DataFrame, b: pd.DataFrame, level: float = LEVEL,
+               suffixes: tuple[str, str] = ("_a", "_b")) -> pd.DataFrame:
+    """Compare two aligned rate frames (columns ``n, wins``): ``a - b`` with its interval.
+
+    ``a`` and ``b`` must have the same length and row order. Returns the rate columns of
+    both (suffixed) and ``diff, diff_lo, diff_hi``.
+    """
+    d, lo, hi = newcombe_diff(a["wins"].to_numpy(), a["n"].to_numpy(),
+                              b["wins"].to_numpy(), b["n"].to_numpy(), level)
+    cols = ["n", "wins", "rate", "lo", "hi"]
+    left = rate_frame(a["wins"], a["n"], level)[cols].add_suffix(suffixes[0])
+    right = rate_frame(b["wins"], b["n"], level)[cols].add_suffix(suffixes[1])
+    out = pd.concat([left.reset_index(drop=True), right.reset_index(drop=True)], axis=1)
+    out["diff"], out["diff_lo"], out["diff_hi"] = d, lo, hi
+    return out
+
+
+def covers(lo: ArrayLike, hi: ArrayLike, value: float) -> np.ndarray:
+    """True where the interval ``[lo, hi]`` contains ``value`` (or is undefined)."""
+    lo_a, hi_a = np.asarray(lo, float), np.asarray(hi, float)
+    return ~((lo_a > value) | (hi_a < value))

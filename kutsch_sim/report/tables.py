@@ -1,0 +1,348 @@
+"""Game-level report tables: DataFrame (one row per game) -> DataFrame.
+
+Rates come with ``n, wins, rate, lo, hi`` (``wins`` = games where the event happened,
+``lo``/``hi`` the 95% Wilson interval); comparisons add ``diff, diff_lo, diff_hi``
+(Newcombe). Unless a docstring says otherwise a table uses :func:`standard_runs`: the
+base rules with the Drink of Power on. Per-seat tables live in :mod:`.seats`.
+Rows labelled ``item_set == "all"`` pool every item set of that player count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..enums import DECL_LABELS, IK
+from . import seats as st
+from .data import (
+    ITEM_NAMES,
+    OUTCOMES,
+    TEAMS,
+    basic_kinds,
+    codes,
+    item_set_index,
+    labels,
+    normalize,
+    odd,
+    seat_frame,
+    standard_runs,
+    standard_variant,
+)
+from .stats import LEVEL, diff_frame, grouped_rates
+
+KEYS = ["players", "item_set"]
+RATE_COLS = ["n", "wins", "rate", "lo", "hi"]
+COMPARE_OUTCOMES = ("team", "order", "brotherhood", "solo", "timeout")
+ORDER, BROTHERHOOD, SOLO, TIMEOUT, ERROR = range(5)  # codes of OUTCOMES
+DECL_KINDS = tuple(DECL_LABELS)  # team, drink, loge
+
+
+def _rates(frame: pd.DataFrame, by: list[str], success: np.ndarray, pool: str | None = "item_set",
+           level: float = LEVEL) -> pd.DataFrame:
+    """:func:`grouped_rates` with item-set labels as plain strings."""
+    out = grouped_rates(frame, by, success, level, pool=pool)
+    if "item_set" in out:
+        out["item_set"] = out["item_set"].astype(str)
+    return out
+
+
+def _winner(frame: pd.DataFrame) -> np.ndarray:
+    """int16 winner codes: index in OUTCOMES (order 0, brotherhood 1, solo 2, timeout 3, error 4)."""
+    return codes(frame["winner"], OUTCOMES)
+
+
+def _minority(frame: pd.DataFrame) -> np.ndarray:
+    """int16 minority team codes (same numbering as the winner's teams), -1 at even N."""
+    return codes(frame["minority"], TEAMS)
+
+
+def _is_team(w: np.ndarray) -> np.ndarray:
+    return (w == ORDER) | (w == BROTHERHOOD)
+
+
+def outcome_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """Share of games won by each side per player count x item set.
+
+    Columns: players, item_set, outcome (``order``, ``brotherhood``, ``solo`` = Loge,
+    ``timeout``; ``error`` only if some game broke an invariant), n, wins, rate, lo, hi.
+    """
+    std = standard_runs(normalize(df))
+    w = _winner(std)
+    outcomes = ["order", "brotherhood", "solo", "timeout"] + (["error"] if (w == ERROR).any() else [])
+    parts = []
+    for o in outcomes:
+        r = _rates(std, KEYS, w == OUTCOMES.index(o), pool=None, level=level)
+        r.insert(2, "outcome", o)
+        parts.append(r)
+    return pd.concat(parts, ignore_index=True).sort_values(KEYS + ["outcome"], kind="stable",
+                                                             ignore_index=True)
+
+
+def order_share(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """The Order's share of the games won by a team (the balance between the teams; 50% = even).
+
+    Columns: players, item_set, n (games won by either team), wins (by the Order), rate, lo, hi.
+    """
+    std = standard_runs(normalize(df))
+    w = _winner(std)
+    team = _is_team(w)
+    return _rates(std[team], KEYS, w[team] == ORDER, pool=None, level=level)
+
+
+def minority_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """Win rates of the minority ((N-1)/2 members) and majority team at odd counts, Drink on.
+
+    Columns: players, item_set (``all`` = pooled), team (``minority``/``majority``), n, wins,
+    rate, lo, hi. Each rate is over all games (solo wins and timeouts count for neither).
+    """
+    std = standard_runs(normalize(df))
+    std = std[odd(std["players"]) & std["drink"].to_numpy(bool)]
+    w, m = _winner(std), _minority(std)
+    parts = []
+    for team, won in (("minority", w == m), ("majority", _is_team(w) & (w != m))):
+        r = _rates(std, KEYS, won, level=level)
+        r.insert(2, "team", team)
+        parts.append(r)
+    return pd.concat(parts, ignore_index=True).sort_values(KEYS + ["team"], ignore_index=True)
+
+
+def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """Drink of Power on minus off (``--no-drink`` runs) at odd counts, per team.
+
+    Only player count x item set cells that have games both ways; ``all`` pools those.
+    Columns: players, item_set, team, n_on, wins_on, rate_on, lo_on, hi_on, n_off, ...,
+    diff (on - off), diff_lo, diff_hi. Empty (with these columns) if there are no off runs.
+    """
+    d = normalize(df)
+    d = d[(d["variant"] == standard_variant(d)).to_numpy() & odd(d["players"])]
+    both = d.groupby(KEYS, observed=True)["drink"].nunique()
+    both = both[both == 2].reset_index()[KEYS]
+    d = d.merge(both, on=KEYS, how="inner") if len(both) else d.iloc[:0]
+    cols = KEYS + ["team"] + [f"{c}_{s}" for s in ("on", "off") for c in RATE_COLS] + [
+        "diff", "diff_lo", "diff_hi"]
+    if len(d) == 0:
+        return pd.DataFrame(columns=cols)
+    w, m = _winner(d), _minority(d)
+    on = d["drink"].to_numpy(bool)
+    parts = []
+    for team, won in (("minority", w == m), ("majority", _is_team(w) & (w != m))):
+        a = _rates(d[on], KEYS, won[on], level=level)
+        b = _rates(d[~on], KEYS, won[~on], level=level)
+        b = a[KEYS].merge(b, on=KEYS, how="left").fillna({"n": 0, "wins": 0})
+        r = pd.concat([a[KEYS], diff_frame(a, b, level, ("_on", "_off"))], axis=1)
+        r.insert(2, "team", team)
+        parts.append(r)
+    return pd.concat(parts, ignore_index=True)[cols].sort_values(KEYS + ["team"], ignore_index=True)
+
+
+def drink_usage(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """How often the Drink of Power was part of a declaration, at odd counts with the Drink on.
+
+    Columns: players, item_set, measure, n, wins, rate, lo, hi, where measure is
+    ``team wins with the Drink`` (n: games won by a successful team declaration),
+    ``minority wins with the Drink`` (n: games the minority won) or
+    ``Drink declarations that failed`` (n: declarations that used the Drink).
+    """
+    std = standard_runs(normalize(df))
+    std = std[odd(std["players"]) & std["drink"].to_numpy(bool)]
+    w, m = _winner(std), _minority(std)
+    ok, used = std["decl_ok"].to_numpy(bool), std["drink_used"].to_numpy(bool)
+    kind = codes(std["decl_kind"], DECL_KINDS)
+    team_win = ok & _is_team(w) & (kind >= 0) & (kind <= 1)
+    parts = []
+    for label, base, hit in (("team wins with the Drink", team_win, used),
+                             ("minority wins with the Drink", w == m, used & ok),
+                             ("Drink declarations that failed", used, ~ok)):
+        r = _rates(std[base], KEYS, hit[base], level=level)
+        r.insert(2, "measure", label)
+        parts.append(r)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _loge_sets(labels: list[str]) -> list[str]:
+    index = item_set_index(labels)
+    return [s for s in labels if s in index and IK.LOGE in index[s]]
+
+
+def solo_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """Loge solo-win rate per player count for the item sets with the Loge in the deck.
+
+    Columns: players, item_set, n, wins (solo wins), rate, lo, hi.
+    """
+    std = standard_runs(normalize(df))
+    std = std[std["item_set"].isin(_loge_sets(labels(std["item_set"]))).to_numpy()]
+    return _rates(std, KEYS, _winner(std) == SOLO, pool=None, level=level)
+
+
+def _cell_counts(std: pd.DataFrame) -> pd.DataFrame:
+    """Per (players, item_set): n and the count of every outcome in COMPARE_OUTCOMES."""
+    w = _winner(std)
+    tmp = std[KEYS].copy()
+    for o in COMPARE_OUTCOMES:
+        tmp[o] = _is_team(w) if o == "team" else w == OUTCOMES.index(o)
+    g = tmp.groupby(KEYS, observed=True)
+    out = g[list(COMPARE_OUTCOMES)].sum()
+    out["n"] = g.size()
+    out = out.reset_index()
+    out["item_set"] = out["item_set"].astype(str)
+    return out
+
+
+def _compare(std: pd.DataFrame, pairs: list[tuple[str, str]], names: tuple[str, str],
+             level: float) -> pd.DataFrame:
+    """Outcome rates of item set ``b`` minus ``a`` for each pair, per player count."""
+    cells = _cell_counts(std)
+    parts = []
+    for a, b in pairs:
+        ca = cells[cells["item_set"] == a].drop(columns="item_set")
+        cb = cells[cells["item_set"] == b].drop(columns="item_set")
+        both = ca.merge(cb, on="players", suffixes=("_a", "_b"))
+        for o in COMPARE_OUTCOMES:
+            ra = pd.DataFrame({"n": both["n_a"], "wins": both[f"{o}_a"]})
+            rb = pd.DataFrame({"n": both["n_b"], "wins": both[f"{o}_b"]})
+            r = diff_frame(rb, ra, level, (f"_{names[1]}", f"_{names[0]}"))
+            r.insert(0, "players", both["players"].to_numpy())
+            r.insert(1, f"set_{names[0]}", a)
+            r.insert(2, f"set_{names[1]}", b)
+            r.insert(3, "outcome", o)
+            parts.append(r)
+    if not parts:
+        return pd.DataFrame(columns=["players", f"set_{names[0]}", f"set_{names[1]}", "outcome", "diff",
+                                     "diff_lo", "diff_hi"])
+    return pd.concat(parts, ignore_index=True).sort_values(
+        ["players", f"set_{names[1]}", "outcome"], ignore_index=True)
+
+
+def loge_team_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """Outcome rates with the Loge in the deck minus without (``basic`` vs ``basic+Loge``, ...).
+
+    Pairs every item set holding the Loge with the same set minus the Loge, if present.
+    Columns: players, set_without, set_with (item-set labels), outcome (``team`` = either team won, ``order``,
+    ``brotherhood``, ``solo``, ``timeout``), n/wins/rate/lo/hi ``_with`` and ``_without``,
+    diff (with - without), diff_lo, diff_hi.
+    """
+    std = standard_runs(normalize(df))
+    index = item_set_index(labels(std["item_set"]))
+    by_kinds = {kinds: label for label, kinds in index.items()}
+    pairs = [(by_kinds[k - {IK.LOGE}], s) for s, k in index.items()
+             if IK.LOGE in k and (k - {IK.LOGE}) in by_kinds]
+    return _compare(std, sorted(pairs), ("without", "with"), level)
+
+
+def added_item_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """Each unstamped item added to ``basic`` alone: outcome rates with it minus ``basic``.
+
+    Columns: players, item (display name), set_basic, set_with (item-set labels), outcome,
+    n/wins/rate/lo/hi ``_with`` and ``_basic``, diff (with - basic), diff_lo, diff_hi.
+    """
+    std = standard_runs(normalize(df))
+    index = item_set_index(labels(std["item_set"]))
+    base = basic_kinds()
+    basic = [s for s, k in index.items() if k == base]
+    pairs = [(basic[0], s) for s, k in index.items() if basic and len(k - base) == 1 and base < k]
+    out = _compare(std, sorted(pairs), ("basic", "with"), level)
+    added = {s: ITEM_NAMES[next(iter(index[s] - base))] for _, s in pairs}
+    out.insert(1, "item", out["set_with"].map(added) if len(out) else pd.Series(dtype=str))
+    return out
+
+
+def game_lengths(df: pd.DataFrame, by: tuple[str, ...] = ("players",)) -> pd.DataFrame:
+    """Distribution of game length (turns; one player's turn = 1) per group.
+
+    Columns: players, n, mean, std, min, q05, q25, median, q75, q95, max, timeout_share.
+    Timed-out games count with the turn cap as their length.
+    """
+    std = standard_runs(normalize(df))
+    keys = list(by)
+    tmp = std[keys + ["turns"]].copy()
+    tmp["timeout"] = _winner(std) == TIMEOUT
+    g = tmp.groupby(keys, observed=True)
+    out = g["turns"].agg(n="size", mean="mean", std="std", min="min")
+    q = g["turns"].quantile([0.05, 0.25, 0.5, 0.75, 0.95]).unstack()
+    q.columns = ["q05", "q25", "median", "q75", "q95"]
+    out = out.join(q)
+    out["max"] = g["turns"].max()
+    out["timeout_share"] = g["timeout"].mean()
+    return out.reset_index()
+
+
+def wrong_decl_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """Failed declarations (the other team wins) per player count.
+
+    Columns: players, per (``game``: n = all games; ``declaration``: n = games with a
+    declaration), n, wins (failed declarations), rate, lo, hi.
+    """
+    std = standard_runs(normalize(df))
+    wrong = std["wrong_decl"].to_numpy(bool)
+    declared = std["declarer"].to_numpy() >= 0
+    a = _rates(std, ["players"], wrong, pool=None, level=level)
+    b = _rates(std[declared], ["players"], wrong[declared], pool=None, level=level)
+    a.insert(1, "per", "game")
+    b.insert(1, "per", "declaration")
+    return pd.concat([a, b], ignore_index=True).sort_values(["players", "per"], ignore_index=True)
+
+
+DECLARATION_LABELS = {"team": "team, 3 victory items", "drink": "team, with the Drink of Power",
+                      "loge": "Loge solo", "failed": "failed (other team wins)",
+                      "none": "no declaration (turn cap)", "error": "engine error"}
+
+
+def declaration_kinds(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """How games ended, per player count: by which kind of successful declaration, a failed one, or none.
+
+    Columns: players, how (a value of DECLARATION_LABELS), n (games), wins (games ending so),
+    rate, lo, hi.
+    """
+    std = standard_runs(normalize(df))
+    kind = np.asarray(DECL_KINDS + ("none",), dtype=object)[codes(std["decl_kind"], DECL_KINDS)]
+    ok = std["decl_ok"].to_numpy(bool)
+    declared = std["declarer"].to_numpy() >= 0
+    w = _winner(std)
+    how = np.where(w == ERROR, "error", np.where(~declared, "none", np.where(ok, kind, "failed")))
+    parts = []
+    odd_n = odd(std["players"])
+    for key, label in DECLARATION_LABELS.items():
+        hit = how == key
+        if key in ("error", "drink") and not hit.any():
+            continue
+        rows = odd_n if key == "drink" else np.ones(len(std), bool)  # no Drink of Power at even N (R7)
+        r = _rates(std[rows], ["players"], hit[rows], pool=None, level=level)
+        r.insert(1, "how", label)
+        parts.append(r)
+    return pd.concat(parts, ignore_index=True).sort_values(["players"], kind="stable", ignore_index=True)
+
+
+TABLE_NAMES = ("outcomes", "order_share", "minority", "drink_effect", "drink_usage", "solo", "loge_team",
+               "loge_holder", "seats", "occupations", "occupations_by_players", "start_items",
+               "start_items_by_players", "added_items", "lengths", "wrong_decl", "declarations")
+
+
+def build_tables(df: pd.DataFrame, level: float = LEVEL) -> dict[str, pd.DataFrame]:
+    """Every report table, keyed by its CSV name (TABLE_NAMES; the seat-level table is built once).
+
+    With no games every table is an empty DataFrame without columns.
+    """
+    d = normalize(df)
+    std = standard_runs(d)  # the functions below find nothing more to drop: no copies
+    if len(std) == 0:
+        return {name: pd.DataFrame() for name in TABLE_NAMES}
+    long = seat_frame(std)
+    return {
+        "outcomes": outcome_rates(std, level),
+        "order_share": order_share(std, level),
+        "minority": minority_rates(std, level),
+        "drink_effect": drink_effect(d, level),
+        "drink_usage": drink_usage(std, level),
+        "solo": solo_rates(std, level),
+        "loge_team": loge_team_effect(std, level),
+        "loge_holder": st.loge_holder_rates(std, long, level),
+        "seats": st.seat_rates(std, long, level),
+        "occupations": st.occupation_rates(std, long, level, by_players=False),
+        "occupations_by_players": st.occupation_rates(std, long, level),
+        "start_items": st.start_item_rates(std, long, level, by_players=False),
+        "start_items_by_players": st.start_item_rates(std, long, level),
+        "added_items": added_item_effect(std, level),
+        "lengths": game_lengths(std),
+        "wrong_decl": wrong_decl_rates(std, level),
+        "declarations": declaration_kinds(std, level),
+    }

@@ -1,0 +1,512 @@
+"""Tests of the balance report (kutsch_sim.report): intervals, tables, findings, rendering.
+
+``make_games`` builds a synthetic per-game frame that follows ``docs/results_schema.md``
+column by column, with win rates we choose, so every table can be checked against a few
+lines of plain pandas and against the truth.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pandas.api.types import union_categoricals
+
+from kutsch_sim.enums import CARD_KIND_LIST, IK, MAX_PLAYERS, WINNER_LABELS
+from kutsch_sim.report import data as rdata
+from kutsch_sim.report import findings as rfind
+from kutsch_sim.report import sections as rsec
+from kutsch_sim.report import stats, tables
+from kutsch_sim.report.render import write_report
+
+TEAMS = ["order", "brotherhood", "none"]
+OCCS = list(rdata.OCC_KEYS) + ["none"]
+UNSTAMPED = {IK.TOME, IK.COAT, IK.SEXTANT, IK.MIRROR, IK.LOGE}
+BAGS = {IK.BAG_KEY, IK.BAG_GOBLET}
+
+
+def _cat(codes: np.ndarray, cats: list[str]) -> pd.Categorical:
+    """Categorical from codes into ``cats``; code -1 means the last category (``none``)."""
+    codes = np.asarray(codes)
+    return pd.Categorical.from_codes(np.where(codes < 0, len(cats) - 1, codes), categories=cats)
+
+
+def _const(label: str, n: int) -> pd.Categorical:
+    return pd.Categorical.from_codes(np.zeros(n, np.int8), categories=[label])
+
+
+def _perm_rank(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
+    """(n, k) int: an independent random permutation of 0..k-1 in each row."""
+    return np.argsort(rng.random((n, k)), axis=1)
+
+
+def _starting_items(rng: np.random.Generator, n: int, players: int) -> np.ndarray:
+    """(n, MAX_PLAYERS) int32 bitmasks: R2.3 deal of stamped items plus both Secret Bags."""
+    cards = [c for c, k in enumerate(CARD_KIND_LIST)
+             if k not in UNSTAMPED and k not in BAGS and not (players == 3 and k == IK.PEARL)]
+    bags = [c for c, k in enumerate(CARD_KIND_LIST) if k in BAGS]
+    dealt = 4 if players == 3 else players - 2
+    pick = np.asarray(cards)[_perm_rank(rng, n, len(cards))[:, :dealt]]
+    hand_cards = np.concatenate([pick, np.tile(bags, (n, 1))], axis=1)  # (n, players * per)
+    hand_cards = np.take_along_axis(hand_cards, _perm_rank(rng, n, hand_cards.shape[1]), axis=1)
+    per = 2 if players == 3 else 1
+    out = np.zeros((n, MAX_PLAYERS), np.int32)
+    for j in range(hand_cards.shape[1]):
+        out[np.arange(n), j // per] |= (1 << hand_cards[:, j]).astype(np.int32)
+    return out
+
+
+def make_games(n: int, players: int, item_set: str = "basic", *, drink: bool = True, variant: str = "base",
+               p_order: float = 0.5, p_minority: float = 0.5, p_solo: float | None = None,
+               p_timeout: float = 0.05, p_wrong: float = 0.2, seat0_bonus: float = 0.0,
+               seed: int = 0, game_start: int = 0) -> pd.DataFrame:
+    """``n`` games of one configuration with chosen win rates, in the results schema.
+
+    Among games a team wins: the Order wins with ``p_order`` at even N, the minority with
+    ``p_minority`` at odd N. ``p_solo`` defaults to 0.1 when the Loge is in the item set.
+    ``seat0_bonus`` moves that much probability of the team outcome towards seat 0's team.
+    """
+    rng = np.random.default_rng([seed, players, game_start, len(item_set), int(drink)])
+    has_loge = "loge" in item_set.lower() and "-loge" not in item_set.lower() or item_set == "full"
+    p_solo = (0.1 if has_loge else 0.0) if p_solo is None else p_solo
+    is_odd = players % 2 == 1
+    minority = rng.integers(0, 2, n) if is_odd else np.full(n, -1)
+    n_order = np.where(minority == 0, (players - 1) // 2, (players + 1) // 2) if is_odd else np.full(n, players // 2)
+    rank = _perm_rank(rng, n, players)
+    team = np.full((n, MAX_PLAYERS), -1)
+    team[:, :players] = np.where(rank < n_order[:, None], 0, 1)
+    occ = np.full((n, MAX_PLAYERS), -1)
+    occ[:, :players] = _perm_rank(rng, n, 10)[:, :players]
+
+    u = rng.random(n)
+    solo = u < p_solo
+    timeout = ~solo & (u < p_solo + p_timeout)
+    team_game = ~solo & ~timeout
+    v = rng.random(n)
+    if is_odd:
+        win_team = np.where(v < p_minority, minority, 1 - minority)
+    else:
+        win_team = np.where(v < p_order, 0, 1)
+    if seat0_bonus:
+        flip = rng.random(n) < seat0_bonus
+        win_team = np.where(flip, team[:, 0], win_team)
+    winner = np.where(solo, 2, np.where(timeout, 3, win_team))
+
+    solo_seat = np.where(solo, rng.integers(0, players, n), -1)
+    wrong = team_game & (rng.random(n) < p_wrong)
+    decl_team = np.where(wrong, 1 - win_team, win_team)
+    # declarer: a random member of decl_team (first in a random order)
+    member = np.where(team[:, :players] == decl_team[:, None], rng.random((n, players)), 2.0)
+    declarer = np.where(team_game, np.argmin(member, axis=1), np.where(solo, solo_seat, -1))
+    decl_ok = team_game & ~wrong | solo
+    minority_decl = is_odd & (decl_team == minority)
+    drink_used = team_game & drink & minority_decl & (rng.random(n) < 0.3)
+    decl_kind = np.where(solo, 2, np.where(timeout, -1, np.where(drink_used, 1, 0)))
+    turns = np.where(timeout, 300, np.clip(rng.gamma(4.0, 10.0 + 3 * players, n), 1, 299)).astype(np.int16)
+
+    loge_ever = np.zeros(n, np.int16)
+    if has_loge:
+        held = rng.random((n, players)) < 0.3
+        loge_ever = (held * (1 << np.arange(players))).sum(axis=1).astype(np.int16)
+        loge_ever |= np.where(solo, 1 << np.maximum(solo_seat, 0), 0).astype(np.int16)
+    items = _starting_items(rng, n, players)
+    bots = ("smart",) * players
+    cols: dict[str, object] = {
+        "players": np.full(n, players, np.int8),
+        "item_set": _const(item_set, n),
+        "variant": _const(variant, n),
+        "drink": np.full(n, drink, bool),
+        "bots": _const(",".join(bots), n),
+        "seed": np.full(n, seed, np.uint64),
+        "game": np.arange(game_start, game_start + n, dtype=np.int64),
+        "winner": _cat(winner, list(WINNER_LABELS) + ["none"]),
+        "solo_seat": solo_seat.astype(np.int8),
+        "declarer": declarer.astype(np.int8),
+        "decl_kind": _cat(decl_kind, ["team", "drink", "loge", "none"]),
+        "decl_ok": decl_ok.astype(bool),
+        "wrong_decl": (declarer >= 0) & ~decl_ok,
+        "turns": turns,
+        "minority": _cat(minority, TEAMS),
+        "drink_used": drink_used.astype(bool),
+        "loge_start": np.full(n, -1, np.int8),
+        "loge_ever": loge_ever,
+        "decisions": (turns.astype(np.int32) * 5),
+        "error": np.zeros(n, np.int8),
+    }
+    for p in range(MAX_PLAYERS):
+        cols[f"team_{p}"] = _cat(team[:, p], TEAMS)
+        cols[f"occ_{p}"] = _cat(occ[:, p], OCCS)
+        cols[f"items_{p}"] = items[:, p]
+        cols[f"bot_{p}"] = _const(bots[p] if p < players else "none", n)
+    return pd.DataFrame(cols)
+
+
+def make_study(games: int = 2000, seed: int = 0, counts: range = range(3, 11)) -> pd.DataFrame:
+    """A small synthetic study: standard item sets, each unstamped item, Drink on/off at odd N."""
+    parts = []
+    sets = ["basic", "full", "basic+Loge", "full-Loge", "basic+Tome", "basic+Coat", "basic+Sextant",
+            "basic+Mirror"]
+    for players in counts:
+        for i, s in enumerate(sets):
+            if players == 10 and s == "basic+Coat":
+                continue
+            parts.append(make_games(games, players, s, p_order=0.55 if s == "full" else 0.5,
+                                    p_minority=0.45, seed=seed + i))
+        if players % 2:
+            for i, s in enumerate(["basic", "full"]):
+                parts.append(make_games(games, players, s, drink=False, p_minority=0.35, seed=seed + 50 + i))
+    return concat(parts)
+
+
+def concat(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """``pd.concat`` keeping categorical columns categorical (union of the categories)."""
+    cols = {}
+    for c in parts[0].columns:
+        if isinstance(parts[0][c].dtype, pd.CategoricalDtype):
+            cols[c] = union_categoricals([f[c] for f in parts])
+        else:
+            cols[c] = np.concatenate([f[c].to_numpy() for f in parts])
+    return pd.DataFrame(cols)
+
+
+# ---------------------------------------------------------------- the generator follows the schema
+def _schema_columns() -> list[str]:
+    """Column names of docs/results_schema.md, ``{p}`` expanded to 0..9."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "results_schema.md").read_text()
+    names = []
+    for line in text.splitlines():
+        parts = [x.strip() for x in line.split("|")]
+        if len(parts) > 2 and parts[1] not in ("column", "---", "") and not parts[1].startswith("-"):
+            names.append(parts[1])
+    out = []
+    for name in names:
+        out += [name.replace("{p}", str(p)) for p in range(MAX_PLAYERS)] if "{p}" in name else [name]
+    return out
+
+
+def test_generator_follows_schema():
+    df = make_games(50, 5, "basic+Loge")
+    assert sorted(df.columns) == sorted(_schema_columns())
+    assert df["players"].dtype == np.int8 and df["turns"].dtype == np.int16 and df["loge_ever"].dtype == np.int16
+    assert df["seed"].dtype == np.uint64 and df["items_0"].dtype == np.int32
+    # every seat in play holds one card (two at 3 players), no card twice
+    hands = np.column_stack([df[f"items_{p}"] for p in range(MAX_PLAYERS)])
+    counts = np.vectorize(lambda x: int(x).bit_count())(hands)
+    assert (counts[:, :5] == 1).all() and (counts[:, 5:] == 0).all()
+    assert (np.bitwise_or.reduce(hands, axis=1) == hands.sum(axis=1)).all()
+    # teams: 3 + 2 at 5 players; the minority is the team with 2
+    teams = df[[f"team_{p}" for p in range(5)]].astype(str)
+    n_minority = (teams.to_numpy() == df["minority"].astype(str).to_numpy()[:, None]).sum(axis=1)
+    assert (n_minority == 2).all()
+
+
+def test_generator_matches_records_to_frame():
+    """Same columns and dtypes as the real labelling code, when it can be imported."""
+    results = pytest.importorskip("kutsch_sim.results")
+    from kutsch_sim.enums import N_REC
+
+    real = results.records_to_frame(np.zeros((3, N_REC), np.int32), players=4, item_set="basic",
+                                    bots=("smart",) * 4, variant="base", drink=True, seed=1, game_start=0)
+    ours = make_games(3, 4)
+    assert list(real.columns) == list(ours.columns)
+    assert [str(t) for t in real.dtypes] == [str(t) for t in ours.dtypes]
+
+
+# ---------------------------------------------------------------- intervals
+@pytest.mark.parametrize(("k", "n", "lo", "hi"), [
+    (81, 263, 0.2553, 0.3662),  # Newcombe (1998a), Wilson score without continuity correction
+    (15, 148, 0.0624, 0.1605),
+    (0, 20, 0.0000, 0.1611),
+    (1, 29, 0.0061, 0.1718),
+])
+def test_wilson_published_values(k, n, lo, hi):
+    got = stats.wilson(k, n)
+    assert got[0] == pytest.approx(lo, abs=5e-5) and got[1] == pytest.approx(hi, abs=5e-5)
+
+
+@pytest.mark.parametrize(("a", "m", "b", "n", "d", "lo", "hi"), [
+    (56, 70, 48, 80, 0.2, 0.0524, 0.3339),  # Newcombe (1998b) Table II, method 10
+    (9, 10, 3, 10, 0.6, 0.1705, 0.8090),
+    (6, 7, 2, 7, 4 / 7, 0.0582, 0.8062),
+    (5, 56, 0, 29, 5 / 56, -0.0381, 0.1926),
+])
+def test_newcombe_published_values(a, m, b, n, d, lo, hi):
+    got = stats.newcombe_diff(a, m, b, n)
+    assert got[0] == pytest.approx(d, abs=1e-12)
+    assert got[1] == pytest.approx(lo, abs=5e-5) and got[2] == pytest.approx(hi, abs=5e-5)
+
+
+def test_interval_edges_and_vectorisation():
+    lo, hi = stats.wilson([0, 10, 5, 0], [10, 10, 10, 0])
+    assert lo[0] == 0 and 0 < hi[0] < 1 and hi[1] == 1 and 0 < lo[1] < 1
+    assert np.isnan(lo[3]) and np.isnan(hi[3])
+    assert lo[2] == pytest.approx(1 - hi[2])  # symmetric at p = 1/2
+    lo99, hi99 = stats.wilson(5, 10, level=0.99)
+    assert lo99 < lo[2] and hi99 > hi[2]
+    d, dlo, dhi = stats.newcombe_diff([1, 3], [0, 10], [2, 3], [5, 10])
+    assert np.isnan(d[0]) and np.isnan(dlo[0]) and d[1] == 0 and dlo[1] < 0 < dhi[1]
+    with pytest.raises(ValueError):
+        stats.wilson(1, 2, level=1.0)
+    f = stats.rate_frame([0, 3], [0, 4])
+    assert list(f.columns) == ["n", "wins", "rate", "lo", "hi"] and np.isnan(f["rate"][0]) and f["rate"][1] == 0.75
+
+
+@given(st.integers(0, 10_000), st.integers(0, 10_000), st.floats(0.5, 0.999))
+@settings(max_examples=200, deadline=None)
+def test_wilson_contains_estimate(k, extra, level):
+    n = k + extra
+    lo, hi = stats.wilson(k, n, level)
+    if n == 0:
+        assert np.isnan(lo) and np.isnan(hi)
+    else:
+        assert 0 <= lo <= k / n <= hi <= 1
+
+
+# ---------------------------------------------------------------- tables, recomputed with plain pandas
+@pytest.fixture(scope="module")
+def study() -> pd.DataFrame:
+    return make_study(games=400, seed=3, counts=range(3, 8))
+
+
+@pytest.fixture(scope="module")
+def built(study) -> dict[str, pd.DataFrame]:
+    return tables.build_tables(study)
+
+
+def _std(df: pd.DataFrame) -> pd.DataFrame:
+    """The standard runs, as the report's recompute snippet selects them."""
+    return df[(df.variant == "base") & (df.drink | (df.players % 2 == 0))]
+
+
+def test_outcome_rates_recompute(study, built):
+    std = _std(study)
+    want = std.groupby(["players", "item_set"], observed=True).winner.value_counts(normalize=True)
+    got = built["outcomes"].set_index(["players", "item_set", "outcome"])["rate"]
+    for (players, item_set, outcome), rate in got.items():
+        assert rate == pytest.approx(want.get((players, item_set, outcome), 0.0))
+    row = built["outcomes"].iloc[0]
+    assert (row["lo"], row["hi"]) == pytest.approx(tuple(stats.wilson(row["wins"], row["n"])))
+    assert set(built["outcomes"]["outcome"]) == {"order", "brotherhood", "solo", "timeout"}
+
+
+def test_order_share_and_minority_recompute(study, built):
+    std = _std(study)
+    team = std[std.winner.isin(["order", "brotherhood"])]
+    share = team.assign(o=team.winner == "order").groupby(["players", "item_set"], observed=True).o.mean()
+    got = built["order_share"].set_index(["players", "item_set"])["rate"]
+    assert got.to_numpy() == pytest.approx(share.reindex(got.index).to_numpy())
+    odd = std[std.players % 2 == 1]
+    minority = (odd.winner.astype(str) == odd.minority.astype(str)).groupby(odd.players).mean()
+    m = built["minority"]
+    got = m[(m.item_set == "all") & (m.team == "minority")].set_index("players")["rate"]
+    assert got.to_numpy() == pytest.approx(minority.reindex(got.index).to_numpy())
+
+
+def test_drink_effect_recompute(study, built):
+    odd = study[study.players % 2 == 1]
+    won = odd.winner.astype(str) == odd.minority.astype(str)
+    both = odd.item_set.isin(["basic", "full"])
+    rate = won[both].groupby([odd.players[both], odd.drink[both]]).mean().unstack()
+    e = built["drink_effect"]
+    got = e[(e.item_set == "all") & (e.team == "minority")].set_index("players")
+    assert got["diff"].to_numpy() == pytest.approx((rate[True] - rate[False]).reindex(got.index).to_numpy())
+    assert (got["diff_lo"] < got["diff"]).all() and (got["diff"] < got["diff_hi"]).all()
+    assert (got["diff_lo"] > 0).all()  # the generator gives the minority 45% vs 35% of team games
+    assert set(e.item_set) == {"basic", "full", "all"}
+
+
+def test_loge_and_added_item_recompute(study, built):
+    std = _std(study)
+    solo = std[std.item_set.isin(["basic+Loge", "full"])]
+    want = (solo.winner == "solo").groupby([solo.players, solo.item_set.astype(str)]).mean()
+    got = built["solo"].set_index(["players", "item_set"])["rate"]
+    assert got.to_numpy() == pytest.approx(want.reindex(got.index).to_numpy())
+    lt = built["loge_team"]
+    assert set(zip(lt.set_without, lt.set_with, strict=True)) == {("basic", "basic+Loge"), ("full-Loge", "full")}
+    r = lt[(lt.players == 4) & (lt.set_with == "full") & (lt.outcome == "team")].iloc[0]
+    team = std.winner.isin(["order", "brotherhood"])
+    want = team[(std.players == 4) & (std.item_set == "full")].mean() - \
+        team[(std.players == 4) & (std.item_set == "full-Loge")].mean()
+    assert r["diff"] == pytest.approx(want)
+    a = built["added_items"]
+    assert set(a["item"]) == {"Tome", "Coat", "Sextant", "Broken Mirror", "Coat of Armor of the Loge"}
+    r = a[(a.players == 5) & (a.item == "Tome") & (a.outcome == "timeout")].iloc[0]
+    t = std.winner == "timeout"
+    want = t[(std.players == 5) & (std.item_set == "basic+Tome")].mean() - \
+        t[(std.players == 5) & (std.item_set == "basic")].mean()
+    assert r["diff"] == pytest.approx(want)
+
+
+def _seat_long_pandas(df: pd.DataFrame) -> pd.DataFrame:
+    """The seat-level view, the slow obvious way (one frame per seat, then concatenated)."""
+    parts = []
+    for p in range(MAX_PLAYERS):
+        f = df[df.players > p]
+        win = (f[f"team_{p}"].astype(str) == f.winner.astype(str)) | ((f.winner == "solo") & (f.solo_seat == p))
+        parts.append(pd.DataFrame({"players": f.players, "seat": p, "occ": f[f"occ_{p}"].astype(str),
+                                   "items": f[f"items_{p}"], "win": win,
+                                   "ever": (f.loge_ever.to_numpy().astype(int) >> p) & 1 == 1,
+                                   "loge": f.item_set.isin(["basic+Loge", "full"])}))
+    return pd.concat(parts, ignore_index=True)
+
+
+def test_seat_tables_recompute(study, built):
+    std = _std(study)
+    long = _seat_long_pandas(std)
+    assert len(rdata.seat_frame(std)) == len(long) == int(std.players.astype(int).sum())
+    want = long.groupby(["players", "seat"]).win.mean()
+    got = built["seats"].set_index(["players", "seat"])["rate"]
+    assert got.to_numpy() == pytest.approx(want.reindex(got.index).to_numpy())
+    want = long.groupby("occ").win.mean().rename(index=rdata.occupation_name)
+    got = built["occupations"].set_index("occupation")["rate"]
+    assert got.to_numpy() == pytest.approx(want.reindex(got.index).to_numpy())
+    key_mask = sum(1 << c for c, k in enumerate(CARD_KIND_LIST) if k == IK.KEY)
+    has_key = (long["items"] & key_mask) != 0
+    r = built["start_items"].set_index("item").loc["Key"]
+    assert r["rate_with"] == pytest.approx(long.win[has_key].mean())
+    assert r["rate_without"] == pytest.approx(long.win[~has_key].mean())
+    assert "Tome" not in set(built["start_items"]["item"])  # unstamped: never in a starting hand
+    h = built["loge_holder"].set_index(["players", "holder"])
+    lg = long[long.loge & (long.players == 6)]
+    assert h.loc[(6, "held it at some point"), "rate"] == pytest.approx(lg.win[lg.ever].mean())
+    assert h.loc[(6, "never held it"), "rate"] == pytest.approx(lg.win[~lg.ever].mean())
+
+
+def test_length_and_declaration_tables(study, built):
+    std = _std(study)
+    g = built["lengths"].set_index("players")
+    assert g["median"].to_numpy() == pytest.approx(std.groupby("players").turns.median().to_numpy())
+    w = built["wrong_decl"]
+    got = w[w.per == "game"].set_index("players")["rate"]
+    assert got.to_numpy() == pytest.approx(std.groupby("players").wrong_decl.mean().to_numpy())
+    d = built["declarations"]
+    total = d[d.how != DRINK_LABEL].groupby("players").wins.sum() + \
+        d[d.how == DRINK_LABEL].groupby("players").wins.sum().reindex([3, 4, 5, 6, 7], fill_value=0)
+    assert (total == std.groupby("players").size()).all()  # every game ended one way
+    assert set(d[d.how == DRINK_LABEL].players) == {3, 5, 7}  # no Drink of Power at even counts
+
+
+DRINK_LABEL = tables.DECLARATION_LABELS["drink"]
+
+
+def test_estimates_cover_the_truth():
+    """Large synthetic runs with known rates: the 95% intervals cover them."""
+    df = concat([make_games(20_000, 4, p_order=0.6, p_timeout=0.1, seed=11),
+                 make_games(20_000, 7, p_minority=0.3, seed=12)])
+    share = tables.order_share(df).set_index("players").loc[4]
+    assert share["lo"] < 0.6 < share["hi"]
+    out = tables.outcome_rates(df).set_index(["players", "outcome"])
+    assert out.loc[(4, "timeout"), "lo"] < 0.1 < out.loc[(4, "timeout"), "hi"]
+    m = tables.minority_rates(df)
+    r = m[(m.item_set == "all") & (m.team == "minority")].iloc[0]
+    assert r["lo"] < 0.3 * 0.95 < r["hi"]  # minority wins 30% of the 95% non-timeout games
+
+
+def test_partitioned_store_round_trip(tmp_path, study):
+    """A Parquet store partitioned by configuration loads back to the same tables."""
+    small = study[study.players.isin([4, 5])]
+    small.to_parquet(tmp_path / "store", partition_cols=["players", "item_set", "drink"])
+    loaded = rdata.load_results(tmp_path / "store")
+    assert loaded["players"].dtype == np.int8 and loaded["drink"].dtype == bool
+    a = tables.outcome_rates(small).sort_values(["players", "item_set", "outcome"], ignore_index=True)
+    b = tables.outcome_rates(loaded).sort_values(["players", "item_set", "outcome"], ignore_index=True)
+    pd.testing.assert_frame_equal(a, b, check_dtype=False)
+    assert rdata.load_manifest(tmp_path / "store") is None
+    (tmp_path / "store" / "manifest.json").write_text('{"seed": 5, "command": "kutsch-sim simulate"}')
+    assert rdata.load_manifest(tmp_path / "store")["seed"] == 5
+
+
+def test_item_set_parsing():
+    assert IK.LOGE in rdata.item_set_kinds("basic+Loge")
+    assert IK.LOGE not in rdata.item_set_kinds("full-Loge")
+    assert rdata.item_set_kinds("basic") == rdata.basic_kinds()
+    assert rdata.item_set_kinds("nonsense") is None
+
+
+# ---------------------------------------------------------------- findings
+def test_findings_rank_real_effects_first():
+    df = concat([make_games(4000, 4, p_order=0.5, seed=21), make_games(4000, 6, p_order=0.62, seed=22),
+                 make_games(4000, 8, p_order=0.5, seed=23)])
+    f = rfind.rank_findings(tables.build_tables(df))
+    assert list(f.columns) == rfind.COLUMNS
+    assert (f["rank"] == np.arange(1, len(f) + 1)).all()
+    order = f["verdict"].map(rfind.VERDICT_ORDER).to_numpy()
+    assert (np.diff(order) >= 0).all()  # clear, then likely, then noise
+    for verdict, group in f.groupby("verdict"):  # within a verdict: largest distance from the null first
+        dist = (group["estimate"] - group["null"]).abs().to_numpy()
+        assert (np.diff(dist) <= 1e-12).all(), verdict
+    top = f.iloc[0]
+    assert (top["topic"], top["players"], top["verdict"]) == ("team balance", 6, "clear")
+    assert top["lo"] < 0.62 < top["hi"]
+    fair = f[(f["topic"] == "team balance") & (f["players"] == 4)].iloc[0]
+    assert fair["verdict"] == "noise" and fair["lo"] < 0.5 < fair["hi"]
+    assert "not distinguishable" in fair["sentence"]
+    seats = f[f["topic"] == "seat"]
+    assert len(seats) == 3 and (seats["verdict"] == "noise").all()  # no seat effect in the generator
+    intro, real, noise_intro, noise = rfind.summary(f)
+    assert str(len(f)) in intro and real[0].startswith("**team balance** (clear)")
+    assert "Not distinguishable from noise" in noise_intro and noise
+
+
+def test_spread_interval_is_widened_for_picking_extremes():
+    seats = pd.DataFrame({"players": 4, "seat": [0, 1, 2, 3], "n": 1000, "wins": [500, 520, 480, 540]})
+    seats["rate"] = seats["wins"] / seats["n"]
+    c = rfind._spread(seats, "seat", lambda s: f"seat {s}", "seat")
+    assert (c.w1, c.w2, c.pairs) == (540, 480, 6)
+    _, lo, hi = rfind._interval(c, 1 - 0.05 / c.pairs)
+    _, lo95, hi95 = stats.newcombe_diff(540, 1000, 480, 1000)
+    assert lo < lo95 and hi > hi95
+
+
+# ---------------------------------------------------------------- the written report
+def test_write_report_files(tmp_path, study):
+    manifest = {"seed": 3, "rules_version": "1", "nested": {"skipped": True}}
+    small = study[study.players.isin([4, 5])]  # every section has data; fewer panels to draw
+    out = write_report(small, tmp_path / "rep", title="Synthetic study", command="kutsch-sim study --games 600",
+                       manifest=manifest)
+    rep = tmp_path / "rep"
+    assert out == rep / "report.html"
+    pngs = sorted(p.name for p in (rep / "figures").glob("*.png"))
+    assert len(pngs) == 7
+    assert {p.stem for p in (rep / "tables").glob("*.csv")} == set(tables.TABLE_NAMES) | {"findings"}
+    page = out.read_text()
+    md = (rep / "report.md").read_text()
+    assert page.count('src="data:image/png;base64,') == len(pngs) and "<img src=\"figures" not in page
+    assert "kutsch-sim study --games 600" in md.split("\n## ")[0] and "kutsch-sim study --games 600" in page
+    assert "rules_version" in md and "skipped" not in md
+    for title in ("Findings", "Who wins", "Drink of Power", "Coat of Armor of the Loge", "Seat advantage",
+                  "Occupation strength", "Starting-item strength", "Unstamped items added to basic"):
+        assert f"## {title}" in md and f"<h2>{title}</h2>" in page
+    assert "<th></th>" not in page  # no stray index columns
+    for png in pngs:
+        assert f"figures/{png}" in md
+    csv = pd.read_csv(rep / "tables" / "outcomes.csv")
+    assert list(csv.columns) == ["players", "item_set", "outcome", "n", "wins", "rate", "lo", "hi"]
+
+
+def test_write_report_says_what_is_missing(tmp_path):
+    even = concat([make_games(300, 4), make_games(300, 6, seed=1)])
+    t = tables.build_tables(even)
+    text = " ".join(str(v) for s in (rsec.drink_section(t, None), rsec.loge_section(t, None),
+                                     rsec.added_item_section(t)) for _, v in s.blocks)
+    assert "No games at odd player counts" in text and "has the Coat of Armor of the Loge: nothing" in text
+    assert "No runs with a single unstamped item" in text
+    drink = rsec.drink_section(tables.build_tables(make_games(300, 5)), None)
+    assert any("no runs with the Drink of Power switched off" in str(v) for _, v in drink.blocks)
+    empty = write_report(even.iloc[:0], tmp_path / "empty", title="t", command=None, manifest=None)
+    text = empty.with_suffix(".md").read_text()
+    assert "no games" in text and "`not recorded`" in text
+
+
+def test_plain_string_columns_give_the_same_tables(study):
+    """Labels stored as plain strings (not categories) are read the same way."""
+    small = study[study.players.isin([3, 6])]
+    cats = [c for c in small.columns if isinstance(small[c].dtype, pd.CategoricalDtype)]
+    plain = small.astype({c: str for c in cats})
+    for fn in (tables.outcome_rates, tables.minority_rates, lambda d: tables.st.seat_rates(d),
+               lambda d: tables.st.occupation_rates(d)):
+        pd.testing.assert_frame_equal(fn(small), fn(plain))
