@@ -189,7 +189,7 @@ def _seat_categories(df: pd.DataFrame, prefix: str, order: tuple[str, ...]) -> l
 def seat_frame(df: pd.DataFrame) -> pd.DataFrame:
     """Long table: one row per (game, seat) for the seats in play, built without row loops.
 
-    Columns: ``game_row`` (int64 position in ``df``), ``players`` (int8), ``item_set``
+    Columns: ``game_row`` (int32 position in ``df``), ``players`` (int8), ``item_set``
     (category), ``seat`` (int8, 0 = start player), ``team`` / ``occ`` / ``bot`` (category),
     ``items`` (int32 card bitmask), ``win`` (the seat won: its team won, or it is the solo
     winner), ``solo_win``, ``minority`` (its team is the minority at odd N),
@@ -197,39 +197,37 @@ def seat_frame(df: pd.DataFrame) -> pd.DataFrame:
     Memory is about 20 bytes per seat-game.
     """
     players = df["players"].to_numpy(np.int8)
-    p_idx = np.arange(MAX_PLAYERS, dtype=np.int8)
-    present = p_idx[None, :] < players[:, None]  # (n, P)
-    row, seat = np.nonzero(present)  # game-major order
-    seat = seat.astype(np.int8)
+    n = len(df)
+    present = np.arange(MAX_PLAYERS, dtype=np.int8)[None, :] < players[:, None]  # (n, P)
 
-    team = _seat_codes(df, "team", list(TEAMS))
-    winner = codes(df["winner"], OUTCOMES)
-    solo_seat = df["solo_seat"].to_numpy(np.int16)
-    team_s = team[row, seat]
-    win_team = (team_s >= 0) & (team_s == winner[row])
-    solo_win = (winner[row] == OUTCOMES.index("solo")) & (solo_seat[row] == seat)
-    minority = codes(df["minority"], TEAMS)
-    items = np.column_stack([df[f"items_{p}"].to_numpy(np.int32) for p in range(MAX_PLAYERS)])
-    loge_ever = df["loge_ever"].to_numpy(np.int32)
+    def per_seat(a: np.ndarray) -> np.ndarray:  # (n, P) -> seat rows, game-major order
+        return a[present]
 
+    def per_game(a: np.ndarray) -> np.ndarray:  # (n,) -> seat rows: the game's value for each seat
+        return np.repeat(a, players)
+
+    seat = per_seat(np.broadcast_to(np.arange(MAX_PLAYERS, dtype=np.int8), (n, MAX_PLAYERS)))
+    team = per_seat(_seat_codes(df, "team", list(TEAMS)))
+    winner = per_game(codes(df["winner"], OUTCOMES))
+    solo_win = (winner == OUTCOMES.index("solo")) & (per_game(df["solo_seat"].to_numpy(np.int8)) == seat)
     item_set = _as_str_category(df["item_set"])
     out = {
-        "game_row": row.astype(np.int64),
-        "players": players[row],
-        "item_set": pd.Categorical.from_codes(item_set.cat.codes.to_numpy()[row],
+        "game_row": per_game(np.arange(n, dtype=np.int32)),
+        "players": per_game(players),
+        "item_set": pd.Categorical.from_codes(per_game(item_set.cat.codes.to_numpy()),
                                               categories=item_set.cat.categories),
         "seat": seat,
+        "team": pd.Categorical.from_codes(team, categories=list(TEAMS)),
     }
-    for prefix, order in (("team", TEAMS), ("occ", OCC_KEYS), ("bot", ())):
-        cats = list(TEAMS) if prefix == "team" else _seat_categories(df, prefix, order)
-        seat_codes = team if prefix == "team" else _seat_codes(df, prefix, cats)
-        out[prefix] = pd.Categorical.from_codes(seat_codes[row, seat], categories=cats)
-    out["items"] = items[row, seat]
-    out["win"] = win_team | solo_win
+    for prefix, order in (("occ", OCC_KEYS), ("bot", ())):
+        cats = _seat_categories(df, prefix, order)
+        out[prefix] = pd.Categorical.from_codes(per_seat(_seat_codes(df, prefix, cats)), categories=cats)
+    out["items"] = per_seat(np.column_stack([df[f"items_{p}"].to_numpy(np.int32) for p in range(MAX_PLAYERS)]))
+    out["win"] = ((team >= 0) & (team == winner)) | solo_win
     out["solo_win"] = solo_win
-    out["minority"] = (team_s >= 0) & (team_s == minority[row])
-    out["loge_start"] = df["loge_start"].to_numpy(np.int16)[row] == seat
-    out["loge_ever"] = (loge_ever[row] >> seat.astype(np.int32)) & 1 == 1
+    out["minority"] = (team >= 0) & (team == per_game(codes(df["minority"], TEAMS)))
+    out["loge_start"] = per_game(df["loge_start"].to_numpy(np.int8)) == seat
+    out["loge_ever"] = (per_game(df["loge_ever"].to_numpy(np.int32)) >> seat) & 1 == 1
     return pd.DataFrame(out)
 
 

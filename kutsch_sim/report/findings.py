@@ -89,7 +89,7 @@ def _sentence(c: Candidate, est: float, lo: float, hi: float, verdict: str) -> s
                 f"held it {_pct(w[1])}: {_pts(est)} points ({span})")
     elif c.topic in ("seat", "occupation"):
         body = (f"{at} {w[0]} wins {_pct(w[1])} and {w[2]} {_pct(w[3])}: a spread of "
-                f"{_pts(est)} points ({span}, widened for picking the extremes of {w[4]})")
+                f"{100 * est:.1f} points ({span}, widened for picking the extremes of {w[4]})")
     elif c.topic == "starting item":
         body = (f"{at} starting with the {c.subject} {_change(est)} a player's win rate by "
                 f"{abs(100 * est):.1f} points ({span}; {c.n1:,} seat-games with it)")

@@ -69,9 +69,15 @@ def occupation_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level:
     return _with_base(out, s, by_players)
 
 
-def _count(group: np.ndarray, size: int, mask: np.ndarray) -> np.ndarray:
-    """int64 (size,): rows with ``mask`` set in each group code 0..size-1."""
-    return np.bincount(group[mask], minlength=size).astype(np.int64)
+def _split_counts(group: np.ndarray, size: int, hit: np.ndarray, win: np.ndarray | None = None,
+                  base: np.ndarray | None = None) -> np.ndarray:
+    """int64 (size, 2, 2): rows per group code 0..size-1 x hit (0/1) x win (0/1), in one bincount.
+
+    ``base = group * 4 + win`` may be passed precomputed when many ``hit`` masks share it.
+    """
+    if base is None:
+        base = group * 4 + win
+    return np.bincount(base + hit.view(np.int8) * 2, minlength=4 * size).reshape(size, 2, 2)
 
 
 def start_item_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = LEVEL,
@@ -92,15 +98,13 @@ def start_item_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level:
     else:
         counts, group = np.array([0]), np.zeros(len(s), dtype=np.int64)
     masks = kind_card_masks()
-    size = len(counts)
-    n_all, w_all = np.bincount(group, minlength=size), _count(group, size, win)
+    base = group * 4 + win
     parts = []
     for k in range(N_KINDS):
-        hit = (items & masks[k]) != 0
-        n_h, w_h = _count(group, size, hit), _count(group, size, hit & win)
-        n_o, w_o = n_all - n_h, w_all - w_h
-        r = diff_frame(pd.DataFrame({"n": n_h, "wins": w_h}), pd.DataFrame({"n": n_o, "wins": w_o}),
-                       level, ("_with", "_without"))
+        c = _split_counts(group, len(counts), (items & masks[k]) != 0, base=base)
+        with_k = pd.DataFrame({"n": c[:, 1].sum(axis=1), "wins": c[:, 1, 1]})
+        without = pd.DataFrame({"n": c[:, 0].sum(axis=1), "wins": c[:, 0, 1]})
+        r = diff_frame(with_k, without, level, ("_with", "_without"))
         r.insert(0, "item", ITEM_NAMES[k])
         if by_players:
             r.insert(0, "players", counts)
@@ -133,8 +137,9 @@ def loge_holder_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None,
     parts = []
     for label, mask in (("started with it", start), ("held it at some point", ever),
                         ("never held it", ~ever), ("every seat", np.ones(len(s), bool))):
-        n, w = _count(group, len(counts), mask), _count(group, len(counts), mask & win)
-        so = _count(group, len(counts), mask & solo)
+        c = _split_counts(group, len(counts), mask, win)
+        n, w = c[:, 1].sum(axis=1), c[:, 1, 1]
+        so = _split_counts(group, len(counts), mask, solo)[:, 1, 1]
         r = rate_frame(w, n, level)
         r.insert(0, "holder", label)
         r.insert(0, "players", counts)

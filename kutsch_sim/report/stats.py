@@ -81,6 +81,44 @@ def rate_frame(wins: ArrayLike, n: ArrayLike, level: float = LEVEL,
     return pd.DataFrame({"n": m, "wins": k, "rate": rate, "lo": lo, "hi": hi}, index=index)
 
 
+def _key_codes(col: pd.Series) -> tuple[np.ndarray, pd.Index | pd.Categorical]:
+    """(int64 codes, labels): categories for a categorical column, sorted values otherwise."""
+    if isinstance(col.dtype, pd.CategoricalDtype):
+        return col.cat.codes.to_numpy().astype(np.int64), col.cat.categories
+    c, uniques = pd.factorize(col, sort=True)
+    return c.astype(np.int64), pd.Index(uniques)
+
+
+def group_counts(frame: pd.DataFrame, keys: list[str],
+                 success: np.ndarray) -> tuple[np.ndarray, np.ndarray, pd.DataFrame]:
+    """(n, wins, labels) per observed group of ``keys``, in sorted key order, in one pass.
+
+    A group-by for millions of rows: the keys are combined into one integer code and
+    counted with ``np.bincount`` (rows with a missing key are left out). ``labels`` has the
+    key columns (categorical keys stay categorical).
+    """
+    code = np.zeros(len(frame), dtype=np.int64)
+    valid = np.ones(len(frame), dtype=bool)
+    parts = []
+    for k in keys:
+        c, labs = _key_codes(frame[k])
+        valid &= c >= 0
+        code = code * max(len(labs), 1) + np.maximum(c, 0)
+        parts.append((k, frame[k].dtype, labs))
+    size = int(np.prod([max(len(labs), 1) for _, _, labs in parts]))
+    counts = np.bincount(code[valid] * 2 + success[valid], minlength=2 * size).reshape(size, 2)
+    n = counts.sum(axis=1)
+    seen = np.nonzero(n)[0]
+    where = np.unravel_index(seen, [max(len(labs), 1) for _, _, labs in parts])
+    cols = {}
+    for (k, dtype, labs), idx in zip(parts, where, strict=True):
+        if isinstance(dtype, pd.CategoricalDtype):
+            cols[k] = pd.Categorical.from_codes(idx, dtype=dtype)
+        else:
+            cols[k] = np.asarray(labs)[idx]
+    return n[seen], counts[seen, 1], pd.DataFrame(cols)
+
+
 def grouped_rates(frame: pd.DataFrame, by: str | list[str], success: np.ndarray | pd.Series,
                   level: float = LEVEL, pool: str | None = None) -> pd.DataFrame:
     """Rates of a boolean ``success`` (one value per row of ``frame``) per group of ``by``.
@@ -90,10 +128,8 @@ def grouped_rates(frame: pd.DataFrame, by: str | list[str], success: np.ndarray 
     label ``"all"`` in it (the column is then of strings).
     """
     keys = [by] if isinstance(by, str) else list(by)
-    tmp = frame[keys].copy()
-    tmp["_s"] = np.asarray(success, dtype=np.int64)
-    g = tmp.groupby(keys, observed=True, sort=True)["_s"].agg(["size", "sum"])
-    out = rate_frame(g["sum"].to_numpy(), g["size"].to_numpy(), level, index=g.index).reset_index()
+    n, wins, labels = group_counts(frame, keys, np.asarray(success, dtype=bool))
+    out = pd.concat([labels, rate_frame(wins, n, level)], axis=1)
     if pool is None:
         return out
     rest = [c for c in keys if c != pool]
