@@ -510,3 +510,25 @@ def test_plain_string_columns_give_the_same_tables(study):
     for fn in (tables.outcome_rates, tables.minority_rates, lambda d: tables.st.seat_rates(d),
                lambda d: tables.st.occupation_rates(d)):
         pd.testing.assert_frame_equal(fn(small), fn(plain))
+
+
+def test_report_never_imports_numba_or_typer():
+    """Dependencies point one way: the report reads DataFrames and never needs the engine or the CLI."""
+    import ast
+    from pathlib import Path
+
+    import kutsch_sim.report
+
+    pkg = Path(kutsch_sim.report.__file__).parent
+    files = [*pkg.glob("*.py"), pkg.parent / "enums.py", pkg.parent / "cards.py"]
+    for f in files:
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+                if node.level and f.parent == pkg and node.level == 2:  # from ..x import: only data modules
+                    assert node.module in ("enums", "cards"), (f.name, node.module)
+            else:
+                continue
+            assert not any(n.split(".")[0] in ("numba", "typer") for n in names), (f.name, names)

@@ -27,21 +27,21 @@ COLUMNS = ["rank", "topic", "players", "subject", "estimate", "lo", "hi", "null"
 
 @dataclass
 class Candidate:
-    """One checked effect: ``w1/n1`` against 50% (``n2 == 0``) or minus ``w2/n2`` against 0."""
+    """One checked effect: ``w1/n1`` against 50% (no ``n2``), or ``w1/n1 - w2/n2`` against 0."""
 
     topic: str
     players: int  # 0 = all player counts pooled
     subject: str
     w1: int
     n1: int
-    w2: int = 0
-    n2: int = 0
+    w2: int | None = None
+    n2: int | None = None
     pairs: int = 1  # comparisons this one was picked from (spreads)
     words: tuple = ()  # values the sentence needs
 
 
 def _interval(c: Candidate, level: float) -> tuple[float, float, float]:
-    if c.n2 == 0:
+    if c.n2 is None:
         lo, hi = wilson(c.w1, c.n1, level)
         return c.w1 / c.n1, float(lo), float(hi)
     d, lo, hi = newcombe_diff(c.w1, c.n1, c.w2, c.n2, level)
@@ -62,7 +62,7 @@ def _change(est: float) -> str:
 
 def _sentence(c: Candidate, est: float, lo: float, hi: float, verdict: str) -> str:
     """Plain-language statement of one candidate."""
-    if c.n2 == 0:
+    if c.n2 is None:
         span = f"{_pct(lo)}–{_pct(hi)}"
         tail = ("not distinguishable from an even split" if verdict == "noise"
                 else f"{abs(100 * (est - 0.5)):.1f} points from an even split")
@@ -184,12 +184,12 @@ def rank_findings(t: dict[str, pd.DataFrame], level: float = LEVEL) -> pd.DataFr
         alpha = (1 - level) / c.pairs
         est, lo, hi = _interval(c, 1 - alpha)
         _, lo_b, hi_b = _interval(c, 1 - alpha / m)
-        null = 0.5 if c.n2 == 0 else 0.0
+        null = 0.5 if c.n2 is None else 0.0
         if np.isnan(est):
             continue
         verdict = "noise" if lo <= null <= hi else ("likely" if lo_b <= null <= hi_b else "clear")
         rows.append({"topic": c.topic, "players": c.players, "subject": c.subject, "estimate": est, "lo": lo,
-                     "hi": hi, "null": null, "n": c.n1 + c.n2, "verdict": verdict,
+                     "hi": hi, "null": null, "n": c.n1 + (c.n2 or 0), "verdict": verdict,
                      "sentence": _sentence(c, est, lo, hi, verdict)})
     if not rows:
         return pd.DataFrame(columns=COLUMNS)

@@ -83,6 +83,7 @@ def _md_table(df: pd.DataFrame) -> str:
 def _header(df: pd.DataFrame, std: pd.DataFrame, title: str, command: str | None,
             manifest: dict | None) -> Section:
     cmd = command or (manifest or {}).get("command") or "not recorded"
+    cmd = (" ".join(map(str, cmd)) if isinstance(cmd, (list, tuple)) else str(cmd)).replace("`", "'")
     sec = Section(title)
     sec.para(f"**Produced by:** `{cmd}`")
     if manifest:

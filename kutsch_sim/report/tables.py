@@ -86,7 +86,7 @@ def order_share(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     std = standard_runs(normalize(df))
     w = _winner(std)
     team = _is_team(w)
-    return _rates(std[team], KEYS, w[team] == ORDER, pool=None, level=level)
+    return _rates(std.loc[team, KEYS], KEYS, w[team] == ORDER, pool=None, level=level)
 
 
 def minority_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
@@ -96,10 +96,10 @@ def minority_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     rate, lo, hi. Each rate is over all games (solo wins and timeouts count for neither).
     """
     std = standard_runs(normalize(df))
-    std = std[odd(std["players"]) & std["drink"].to_numpy(bool)]
+    std = std.loc[odd(std["players"]) & std["drink"].to_numpy(bool), KEYS + ["winner", "minority"]]
     w, m = _winner(std), _minority(std)
     parts = []
-    for team, won in (("minority", w == m), ("majority", _is_team(w) & (w != m))):
+    for team, won in (("minority", (m >= 0) & (w == m)), ("majority", _is_team(w) & (m >= 0) & (w != m))):
         r = _rates(std, KEYS, won, level=level)
         r.insert(2, "team", team)
         parts.append(r)
@@ -114,10 +114,11 @@ def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     diff (on - off), diff_lo, diff_hi. Empty (with these columns) if there are no off runs.
     """
     d = normalize(df)
-    d = d[(d["variant"] == standard_variant(d)).to_numpy() & odd(d["players"])]
-    both = d.groupby(KEYS, observed=True)["drink"].nunique()
-    both = both[both == 2].reset_index()[KEYS]
-    d = d.merge(both, on=KEYS, how="inner") if len(both) else d.iloc[:0]
+    d = d.loc[(d["variant"] == standard_variant(d)).to_numpy() & odd(d["players"]),
+              KEYS + ["drink", "winner", "minority"]]
+    g = d.groupby(KEYS, observed=True, sort=True)
+    both_ways = g["drink"].nunique().to_numpy() == 2  # per cell, in ngroup order
+    d = d[both_ways[g.ngroup().to_numpy()]] if len(d) else d
     cols = KEYS + ["team"] + [f"{c}_{s}" for s in ("on", "off") for c in RATE_COLS] + [
         "diff", "diff_lo", "diff_hi"]
     if len(d) == 0:
@@ -125,9 +126,9 @@ def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     w, m = _winner(d), _minority(d)
     on = d["drink"].to_numpy(bool)
     parts = []
-    for team, won in (("minority", w == m), ("majority", _is_team(w) & (w != m))):
-        a = _rates(d[on], KEYS, won[on], level=level)
-        b = _rates(d[~on], KEYS, won[~on], level=level)
+    for team, won in (("minority", (m >= 0) & (w == m)), ("majority", _is_team(w) & (m >= 0) & (w != m))):
+        a = _rates(d.loc[on, KEYS], KEYS, won[on], level=level)
+        b = _rates(d.loc[~on, KEYS], KEYS, won[~on], level=level)
         b = a[KEYS].merge(b, on=KEYS, how="left").fillna({"n": 0, "wins": 0})
         r = pd.concat([a[KEYS], diff_frame(a, b, level, ("_on", "_off"))], axis=1)
         r.insert(2, "team", team)
@@ -144,16 +145,17 @@ def drink_usage(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     ``Drink declarations that failed`` (n: declarations that used the Drink).
     """
     std = standard_runs(normalize(df))
-    std = std[odd(std["players"]) & std["drink"].to_numpy(bool)]
+    std = std.loc[odd(std["players"]) & std["drink"].to_numpy(bool),
+                  KEYS + ["winner", "minority", "decl_ok", "drink_used", "decl_kind"]]
     w, m = _winner(std), _minority(std)
     ok, used = std["decl_ok"].to_numpy(bool), std["drink_used"].to_numpy(bool)
     kind = codes(std["decl_kind"], DECL_KINDS)
     team_win = ok & _is_team(w) & (kind >= 0) & (kind <= 1)
     parts = []
     for label, base, hit in (("team wins with the Drink", team_win, used),
-                             ("minority wins with the Drink", w == m, used & ok),
+                             ("minority wins with the Drink", (m >= 0) & (w == m), used & ok),
                              ("Drink declarations that failed", used, ~ok)):
-        r = _rates(std[base], KEYS, hit[base], level=level)
+        r = _rates(std.loc[base, KEYS], KEYS, hit[base], level=level)
         r.insert(2, "measure", label)
         parts.append(r)
     return pd.concat(parts, ignore_index=True)
@@ -170,7 +172,7 @@ def solo_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     Columns: players, item_set, n, wins (solo wins), rate, lo, hi.
     """
     std = standard_runs(normalize(df))
-    std = std[std["item_set"].isin(_loge_sets(labels(std["item_set"]))).to_numpy()]
+    std = std.loc[std["item_set"].isin(_loge_sets(labels(std["item_set"]))).to_numpy(), KEYS + ["winner"]]
     return _rates(std, KEYS, _winner(std) == SOLO, pool=None, level=level)
 
 
@@ -276,7 +278,7 @@ def wrong_decl_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     wrong = std["wrong_decl"].to_numpy(bool)
     declared = std["declarer"].to_numpy() >= 0
     a = _rates(std, ["players"], wrong, pool=None, level=level)
-    b = _rates(std[declared], ["players"], wrong[declared], pool=None, level=level)
+    b = _rates(std.loc[declared, ["players"]], ["players"], wrong[declared], pool=None, level=level)
     a.insert(1, "per", "game")
     b.insert(1, "per", "declaration")
     return pd.concat([a, b], ignore_index=True).sort_values(["players", "per"], ignore_index=True)
@@ -306,7 +308,7 @@ def declaration_kinds(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
         if key in ("error", "drink") and not hit.any():
             continue
         rows = odd_n if key == "drink" else np.ones(len(std), bool)  # no Drink of Power at even N (R7)
-        r = _rates(std[rows], ["players"], hit[rows], pool=None, level=level)
+        r = _rates(std.loc[rows, ["players"]], ["players"], hit[rows], pool=None, level=level)
         r.insert(1, "how", label)
         parts.append(r)
     return pd.concat(parts, ignore_index=True).sort_values(["players"], kind="stable", ignore_index=True)
