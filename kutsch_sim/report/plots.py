@@ -76,6 +76,7 @@ def outcome_heatmap(outcomes: pd.DataFrame, share: pd.DataFrame, path: Path) -> 
             im = ax.imshow(grid.to_numpy(float), cmap=cmap, norm=norm, aspect="auto")
             for (i, j), v in np.ndenumerate(grid.to_numpy(float)):
                 if np.isnan(v):
+                    ax.text(j, i, "no runs", ha="center", va="center", fontsize=7, color="grey")
                     continue
                 r, g, b, _ = cmap(norm(v))
                 colour = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
@@ -161,7 +162,8 @@ def loge_plot(solo: pd.DataFrame, team_effect: pd.DataFrame, path: Path) -> Path
         axes[0].set_ylim(bottom=0)
         _pct_axis(axes[0])
         axes[0].set_title("How often the Loge holder wins alone")
-        axes[0].legend(fontsize=8, title="item set")
+        axes[0].legend(fontsize=8, title="item set", loc="upper center", bbox_to_anchor=(0.5, -0.16),
+                       ncol=min(3, len(sets)))
         if len(t):
             ax = axes[1]
             pairs = t[["set_without", "set_with"]].drop_duplicates().itertuples(index=False)
@@ -176,7 +178,7 @@ def loge_plot(solo: pd.DataFrame, team_effect: pd.DataFrame, path: Path) -> Path
             ax.set_ylabel("team win rate with Loge − without (points)")
             _pct_axis(ax, points=True)
             ax.set_title("Change in team wins when the Loge is in the deck")
-            ax.legend(fontsize=8)
+            ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
         fig.suptitle("Coat of Armor of the Loge (95% intervals)")
         return _save(fig, path)
 
