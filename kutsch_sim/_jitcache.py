@@ -29,10 +29,17 @@ def source_hash() -> str:
 
 
 def configure() -> Path:
-    import numba
+    """Choose the cache folder. Sets NUMBA_CACHE_DIR (read when numba is imported), so
+    importing kutsch_sim does not import numba; if numba is already loaded, also sets its
+    config directly."""
+    import sys
 
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("KUTSCH_SIM_CACHE_DIR")
+    base = os.environ.get("KUTSCH_SIM_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
     root = Path(base) if base else Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "kutsch_sim"
+    if root.name.startswith("numba-"):  # already configured by a parent process (Dask, subprocess)
+        root = root.parent
     path = root / f"numba-{source_hash()}"
-    numba.config.CACHE_DIR = str(path)
+    os.environ["NUMBA_CACHE_DIR"] = str(path)
+    if "numba" in sys.modules:
+        sys.modules["numba"].config.CACHE_DIR = str(path)
     return path
