@@ -1,0 +1,56 @@
+"""``kutsch-sim report DIR --out REPORTDIR``: the balance report of a results store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..errors import KutschError
+from ..paths import probe_writable_dir
+
+
+def check_results_dir(path: Path) -> None:
+    if not path.is_dir():
+        raise KutschError(f"results directory {str(path)!r} does not exist")
+    if not any(path.rglob("*.parquet")):
+        raise KutschError(f"no Parquet results under {str(path)!r} (run `kutsch-sim simulate --out DIR` first)")
+
+
+def read_results(path: Path):
+    from ..report import load_results
+
+    try:
+        return load_results(path)
+    except (OSError, ValueError) as e:  # pyarrow errors are ValueErrors; the user needs one line
+        first = str(e).splitlines()[0] if str(e) else type(e).__name__
+        raise KutschError(f"cannot read the results in {str(path)!r}: {first}") from None
+
+
+def make_report(results: Path, out: Path, command: str | None = None, df=None) -> Path:
+    from ..report import load_manifest, write_report
+
+    manifest = load_manifest(results)
+    if df is None:
+        df = read_results(results)
+    if command is None and manifest:
+        command = manifest.get("command")
+    return write_report(df, out, title="Die Kutschfahrt zur Teufelsburg: balance report", command=command,
+                        manifest=manifest)
+
+
+def report_cmd(
+    results: Path = typer.Argument(..., help="A results store written by `kutsch-sim simulate` or `study`."),
+    out: Path = typer.Option(None, "--out", "-o", help="Report folder (default: RESULTS/report)."),
+) -> None:
+    """Write report.md, report.html (plots embedded), the PNG plots and every table as CSV."""
+    out = out or results / "report"
+    try:
+        check_results_dir(results)
+        df = read_results(results)
+        probe_writable_dir(out, "report")
+    except KutschError as e:
+        typer.echo(f"kutsch-sim: error: {e}", err=True)
+        raise typer.Exit(2) from None
+    html = make_report(results, out, df=df)
+    typer.echo(f"report written: {html.parent / 'report.md'} and {html}")
