@@ -1,0 +1,482 @@
+"""Positions from a text notation, and a runner that plays scripted decisions from them.
+
+A position is a game state written by hand, so a rule can be checked in a few lines
+("what happens if seat 1 attacks seat 2 now?"). Example::
+
+    players 4                      # optional: must match the seat lines
+    seat 0: Order Diplomat | Key, Dagger
+    seat 1: Brotherhood Doctor up | Goblet, Monocle
+    seat 2: Order Priest | Secret Bag (Key)
+    seat 3: Brotherhood Thug | Goblet, Gloves
+    deck: Tome, Key                # top card first; optional (default: empty)
+    pile: Clairvoyant, Duelist, GrandMaster, Hypnotist, Bodyguard, PoisonMixer
+    turn 0                         # whose turn it is; optional (default 0)
+    drink                          # odd N only: every seat holds a Drink of Power (R7)
+    minority Order                 # odd N only, optional: checked against the seat lines
+    cap 400                        # optional: turn cap (R3 ruling), counted from this position
+    seed 0                         # optional: the game's random stream (shuffles, random bots)
+
+Grammar, one statement a line, ``#`` starts a comment, names are case-insensitive and
+spaces/punctuation inside a name are ignored (``Secret Bag (Key)`` = ``BagKey``,
+``Poison Mixer`` = ``PoisonMixer``):
+
+* ``seat P: TEAM OCCUPATION [up] | ITEM, ITEM, ...`` — one line for each seat 0..N-1.
+  TEAM is ``Order`` or ``Brotherhood``; OCCUPATION a key or name of ``data/occupations.csv``;
+  ``up`` = already face up (a used once-only occupation). ITEM is a key, name or alias of
+  ``data/items.csv`` (``Key``, ``Goblet``, ``BagKey``, ``Secret Bag (Goblet)``, ``Monocle``,
+  ``Knives``, ``Pearl``, ``Loge`` ...). Keys and Goblets are three cards each: a plain
+  ``Key`` takes the first Key card not placed yet (seats in order, then the deck);
+  ``Key#2`` places the second Key card (``#1``..``#3``) exactly.
+* ``deck: ITEM, ...`` — the item deck, top card first. Empty deck: omit the line (or
+  ``deck: -``); the Secret Bags are then already Keys/Goblets (R9).
+* ``pile: OCCUPATION, ...`` — optional check: the occupations nobody holds (always the pile).
+* Every item card not placed in a hand or the deck is out of the game.
+
+Checked (one-line :class:`KutschError`): 3..10 seats numbered 0..N-1, team sizes of R2.2
+(equal at even N; (N+1)/2 and (N-1)/2 at odd N), every occupation at most once, every
+card at most once, no empty hand, hands within the limit (R2.4), no Black Pearl at 3
+players nor Coat at 10 (R2.3), Drink of Power only at odd N.
+
+Decisions are scripted in :mod:`kutsch_sim.script` notation (``"0 trade 1 Dagger"``,
+``"1 accept yes"`` ...). Every decision not scripted is taken by the seats' bots
+(default ``first``: always no / pass / reject / neutral, so unscripted play is inert).
+The state is built with ``debug = 1``: the engine checks its invariants after every event.
+
+API: :meth:`Position.parse` (text -> Position), :meth:`Position.to_state` (-> engine
+``State`` with a script), :meth:`Position.to_text`, :meth:`Position.from_state`, and
+:func:`run` (position + script -> :class:`Outcome`; defined in :mod:`kutsch_sim.scenario`,
+re-exported here). See ``docs/positions.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import ALIASES, CARD_NAMES, ITEM_KEYS, ITEM_NAMES, OCC_KEYS, OCC_NAMES, card_player_range
+from .enums import (
+    BROTHERHOOD,
+    CARD_KIND_LIST,
+    ERR,
+    ERR_LABELS,
+    EV,
+    LOC_DECK,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    N_CARDS,
+    N_OCCS,
+    ORDER,
+    REC,
+    SC,
+    TEAM_NAMES,
+)
+from .errors import KutschError
+
+# the runner lives in its own module (it imports this one lazily); part of this module's API
+from .scenario import DEFAULT_LOG_CAP, EVENT_NAMES, Ev, Outcome, decode_events, play_turns, run
+
+__all__ = [
+    "DEFAULT_LOG_CAP", "DEFAULT_TURN_CAP", "EVENT_NAMES", "KIND_CARDS", "Ev", "Outcome", "Position", "card_label",
+    "decode_events", "explicit_card", "hand_limit", "item_kind", "norm", "occupation", "play_turns", "run",
+    "strip_comment", "team",
+]
+
+DEFAULT_TURN_CAP = 400
+
+
+def norm(name: str) -> str:
+    """Lookup form of a name: lower case, letters, digits and ``#`` only."""
+    return re.sub(r"[^a-z0-9#]", "", name.lower())
+
+
+_ITEM_LOOKUP: dict[str, int] = {}
+for _k, (_key, _name) in enumerate(zip(ITEM_KEYS, ITEM_NAMES, strict=True)):
+    _ITEM_LOOKUP[norm(_key)] = _k
+    _ITEM_LOOKUP[norm(_name)] = _k
+for _alias, _k in ALIASES.items():
+    _ITEM_LOOKUP[norm(_alias)] = _k
+_ITEM_LOOKUP.update({"keys": 0, "goblets": 1, "armorloge": 16, "mirror": 15, "pearl": 14})
+_OCC_LOOKUP = {norm(s): o for o, s in enumerate(OCC_KEYS)} | {norm(s): o for o, s in enumerate(OCC_NAMES)}
+_TEAM_LOOKUP = {"order": ORDER, "brotherhood": BROTHERHOOD}
+KIND_CARDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(c for c in range(N_CARDS) if CARD_KIND_LIST[c] == k) for k in range(len(ITEM_KEYS))
+)
+
+
+def item_kind(name: str) -> int:
+    """ItemKind id of an item name (key, name or alias, case-insensitive)."""
+    k = _ITEM_LOOKUP.get(norm(name).split("#")[0])
+    if k is None:
+        raise KutschError(f"unknown item {name.strip()!r}; valid: {', '.join(ITEM_KEYS)}")
+    return k
+
+
+def explicit_card(name: str) -> int | None:
+    """Card id of ``Key#2``-style names (``#1``..``#count``), None for a plain kind name."""
+    k = item_kind(name)
+    if "#" not in name:
+        return None
+    suffix = norm(name).split("#", 1)[1]
+    if not suffix.isdigit() or not 1 <= int(suffix) <= len(KIND_CARDS[k]):
+        raise KutschError(f"bad card number in {name.strip()!r}: use #1..#{len(KIND_CARDS[k])}")
+    return KIND_CARDS[k][int(suffix) - 1]
+
+
+def occupation(name: str) -> int:
+    o = _OCC_LOOKUP.get(norm(name))
+    if o is None:
+        raise KutschError(f"unknown occupation {name.strip()!r}; valid: {', '.join(OCC_KEYS)}")
+    return o
+
+
+def team(name: str) -> int:
+    t = _TEAM_LOOKUP.get(norm(name))
+    if t is None:
+        raise KutschError(f"unknown team {name.strip()!r}; valid: Order, Brotherhood")
+    return t
+
+
+def card_label(c: int) -> str:
+    """``Key#2`` for Keys and Goblets, the card name otherwise (notation spelling)."""
+    k = CARD_KIND_LIST[c]
+    if len(KIND_CARDS[k]) > 1:
+        return f"{ITEM_KEYS[k]}#{KIND_CARDS[k].index(c) + 1}"
+    return ITEM_KEYS[k]
+
+
+def hand_limit(n: int) -> int:
+    """R2.4: 3 players 8, 4 players 6, 5+ players 5."""
+    return 8 if n == 3 else 6 if n == 4 else 5
+
+
+@dataclass(frozen=True)
+class Position:
+    """A hand-built game position. Card and occupation ids as in :mod:`kutsch_sim.enums`."""
+
+    teams: tuple[int, ...]  # team of each seat (ORDER / BROTHERHOOD)
+    occs: tuple[int, ...]  # occupation of each seat
+    up: tuple[bool, ...]  # occupation face up
+    hands: tuple[tuple[int, ...], ...]  # card ids of each seat
+    deck: tuple[int, ...] = ()  # card ids, top first
+    turn: int = 0  # active seat
+    drink: bool = False  # Drink of Power in play (odd N, R7)
+    turn_cap: int = DEFAULT_TURN_CAP
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    @property
+    def n(self) -> int:
+        return len(self.teams)
+
+    @property
+    def minority(self) -> int:
+        """The team with fewer members at odd N (R2.2), else -1."""
+        if self.n % 2 == 0:
+            return -1
+        return ORDER if self.teams.count(ORDER) < self.teams.count(BROTHERHOOD) else BROTHERHOOD
+
+    # ------------------------------------------------------------------ checks
+    def validate(self) -> None:
+        n = self.n
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise KutschError(f"a position needs {MIN_PLAYERS}..{MAX_PLAYERS} seats, got {n}")
+        if not (len(self.occs) == len(self.up) == len(self.hands) == n):
+            raise KutschError("teams, occupations, face-up flags and hands must have one entry per seat")
+        big = (n + 1) // 2
+        sizes = sorted((self.teams.count(ORDER), self.teams.count(BROTHERHOOD)))
+        if sizes != sorted((big, n - big)) or any(t not in (ORDER, BROTHERHOOD) for t in self.teams):
+            raise KutschError(
+                f"teams must be {n - big} and {big} at {n} players (R2.2), got Order {self.teams.count(ORDER)}"
+                f" / Brotherhood {self.teams.count(BROTHERHOOD)}"
+            )
+        for o in self.occs:
+            if not 0 <= o < N_OCCS or self.occs.count(o) > 1:
+                raise KutschError(f"occupation {OCC_KEYS[o] if 0 <= o < N_OCCS else o} held twice or invalid")
+        placed = [c for h in self.hands for c in h] + list(self.deck)
+        for c in placed:
+            if not 0 <= c < N_CARDS:
+                raise KutschError(f"invalid card id {c}")
+            if placed.count(c) > 1:
+                raise KutschError(f"card {card_label(c)} placed twice")
+        lo, hi = card_player_range()
+        for c in placed:
+            if not lo[c] <= n <= hi[c]:
+                raise KutschError(f"{CARD_NAMES[c]} is not used at {n} players (R2.3)")
+        lim = hand_limit(n)
+        for p, h in enumerate(self.hands):
+            if not h:
+                raise KutschError(f"seat {p} has no items: every hand holds at least one (R4)")
+            if len(h) > lim:
+                raise KutschError(f"seat {p} holds {len(h)} items, over the hand limit {lim} at {n} players (R2.4)")
+        if not 0 <= self.turn < n:
+            raise KutschError(f"turn must name a seat 0..{n - 1}, got {self.turn}")
+        if self.drink and n % 2 == 0:
+            raise KutschError("Drink of Power is only in play at odd player counts (R2.2, R7)")
+        if not 1 <= self.turn_cap <= 100_000:
+            raise KutschError(f"turn cap must be 1..100000, got {self.turn_cap}")
+        if not 0 <= self.seed < 2**63:
+            raise KutschError(f"seed must be 0..2**63-1, got {self.seed}")
+
+    # ------------------------------------------------------------------ text
+    @classmethod
+    def parse(cls, text: str) -> Position:
+        """Read the notation of the module docstring. Errors name the line."""
+        return _parse(text)
+
+    def to_text(self) -> str:
+        """The position in its own notation (``Position.parse(p.to_text()) == p``)."""
+        lines = [f"players {self.n}"]
+        for p in range(self.n):
+            up = " up" if self.up[p] else ""
+            items = ", ".join(card_label(c) for c in self.hands[p])
+            lines.append(f"seat {p}: {TEAM_NAMES[self.teams[p]]} {OCC_KEYS[self.occs[p]]}{up} | {items}")
+        if self.deck:
+            lines.append("deck: " + ", ".join(card_label(c) for c in self.deck))
+        lines.append(f"turn {self.turn}")
+        if self.drink:
+            lines.append("drink")
+        if self.turn_cap != DEFAULT_TURN_CAP:
+            lines.append(f"cap {self.turn_cap}")
+        if self.seed:
+            lines.append(f"seed {self.seed}")
+        return "\n".join(lines) + "\n"
+
+    __str__ = to_text
+
+    @classmethod
+    def from_state(cls, st) -> Position:
+        """The position of an engine state (e.g. in the middle of a random game)."""
+        n = int(st.sc[SC.N])
+        dn = int(st.sc[SC.DECK_N])
+        return cls(
+            teams=tuple(int(t) for t in st.assoc[:n]),
+            occs=tuple(int(o) for o in st.occ[:n]),
+            up=tuple(bool(u) for u in st.occ_up[:n]),
+            hands=tuple(tuple(int(c) for c in np.flatnonzero(st.loc == p)) for p in range(n)),
+            deck=tuple(int(st.deck[i]) for i in range(dn - 1, -1, -1)),
+            turn=int(st.sc[SC.ACTIVE]),
+            drink=bool(st.sc[SC.DRINK]),
+            turn_cap=max(1, int(st.sc[SC.TURN_CAP] - st.sc[SC.TURN])),
+        )
+
+    # ------------------------------------------------------------------ engine state
+    def to_state(self, script: Sequence[str] | str | np.ndarray = (), bots: str | Sequence[str] = "first",
+                 log_cap: int = DEFAULT_LOG_CAP, debug: bool = True):
+        """A fresh engine ``State`` of this position, with the decisions ``script``.
+
+        ``script``: lines of :mod:`kutsch_sim.script` notation, or an int32[S, 3] array of
+        (seat, Decision, option) rows. ``bots``: one profile name for every seat or one per
+        seat (``first`` or ``random``). The setup is written to the event log as
+        ``setup_nb`` writes it (OCC, ASSOC, LEFTOVER, DEAL, DECK, SETUP_DONE), so the trace
+        printer reads it; then the invariants are checked once.
+        """
+        from .bots.profiles import bot_arrays, check_bots
+        from .engine.invariants import check_nb
+        from .engine.state import new_state_nb, reset_scalars_nb
+        from .rng import seed_stream_nb
+        from .script import compile_script
+
+        rows = script if isinstance(script, np.ndarray) else compile_script(script, self)
+        rows = np.ascontiguousarray(rows, dtype=np.int32).reshape(-1, 3)
+        names = (bots,) * self.n if isinstance(bots, str) else tuple(bots)
+        if len(names) != self.n:
+            raise KutschError(f"bots names {len(names)} seats but the position has {self.n}")
+        bot_ids, params = bot_arrays(check_bots(names))
+        n = self.n
+        st = new_state_nb(int(log_cap), rows)
+        seed_stream_nb(st.rs, np.uint64(self.seed), 0, 0)
+        reset_scalars_nb(st, n, self.turn_cap, self.drink, 0)
+        st.bot[:] = bot_ids
+        st.bparam[:, :] = params
+        log = _SetupLog(st)
+        for p in range(n):
+            st.occ[p] = self.occs[p]
+            st.occ_loc[self.occs[p]] = p
+            st.k_occ[p, p] = self.occs[p]
+            log.add(EV.OCC, p, self.occs[p])
+        for p in range(n):
+            st.assoc[p] = self.teams[p]
+            st.k_assoc[p, p] = self.teams[p]
+            log.add(EV.ASSOC, p, self.teams[p])
+        if n % 2 == 1:
+            st.sc[SC.MINORITY] = self.minority
+            st.sc[SC.LEFTOVER] = self.minority  # the box holds a card of the smaller team
+            log.add(EV.LEFTOVER, self.minority)
+            st.drink[:n] = self.drink
+        for p, h in enumerate(self.hands):
+            for c in h:
+                st.loc[c] = p
+                st.hand_n[p] += 1
+                st.k_card[p, c] = p
+                log.add(EV.DEAL, p, c)
+        for i, c in enumerate(reversed(self.deck)):  # engine: deck[0] bottom, deck[DECK_N-1] top
+            st.deck[i] = c
+            st.loc[c] = LOC_DECK
+            log.add(EV.DECK, c, i)
+        st.sc[SC.DECK_N] = len(self.deck)
+        st.sc[SC.BAGS_OPEN] = 1 if not self.deck else 0  # R9: an empty deck means open Bags
+        for p in range(n):
+            if self.up[p]:
+                st.occ_up[p] = True
+                st.k_occ[:n, p] = self.occs[p]  # a face-up card is public
+                log.add(EV.OCC_UP, p, self.occs[p])
+        log.add(EV.SETUP_DONE, len(self.deck))
+        st.sc[SC.ACTIVE] = self.turn
+        for p in range(MAX_PLAYERS):
+            st.rec[REC.TEAM0 + p] = st.assoc[p]
+            st.rec[REC.OCC0 + p] = st.occ[p]
+            st.rec[REC.ITEMS0 + p] = sum(1 << c for c in self.hands[p]) if p < n else 0
+        loge = [p for p in range(n) if N_CARDS - 1 in self.hands[p]]
+        st.rec[REC.LOGE_START] = loge[0] if loge else -1
+        st.rec[REC.LOGE_EVER] = (1 << loge[0]) if loge else 0
+        if check_nb(st, True) != ERR.OK:  # validate() should make this impossible
+            raise KutschError(f"position breaks an engine invariant: {ERR_LABELS[int(st.sc[SC.ERROR])]}")
+        st.sc[SC.DEBUG] = 1 if debug else 0
+        return st
+
+
+class _SetupLog:
+    """Writes set-up events straight into the state's log (turn 0), as ``setup_nb`` does."""
+
+    def __init__(self, st) -> None:
+        self.st = st
+
+    def add(self, typ: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0) -> None:
+        i = int(self.st.sc[SC.N_EVENTS])
+        if i < self.st.log.shape[0]:
+            self.st.log[i, :] = (typ, 0, a, b, c, d)
+        self.st.sc[SC.N_EVENTS] = i + 1
+
+
+# ---------------------------------------------------------------------- parser
+_SEAT_RE = re.compile(r"seat\s+(\d+)\s*:\s*(.*?)\s*\|\s*(.*)", re.IGNORECASE)
+
+
+def _items(text: str) -> list[str]:
+    text = text.strip()
+    if text in ("", "-"):
+        return []
+    parts = [t.strip() for t in text.split(",")]
+    if any(not t for t in parts):
+        raise KutschError(f"empty item name in {text!r}")
+    return parts
+
+
+def _parse(text: str) -> Position:
+    seats: dict[int, tuple[int, int, bool, list[str]]] = {}
+    deck_names: list[str] = []
+    pile: list[int] | None = None
+    players = turn = minority = None
+    drink = False
+    cap = DEFAULT_TURN_CAP
+    seed = 0
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = strip_comment(raw).strip()
+        if not line:
+            continue
+        try:
+            word = line.split()[0].lower().rstrip(":")
+            rest = line[len(line.split()[0]):].strip()
+            if word == "seat":
+                m = _SEAT_RE.fullmatch(line)
+                if m is None:
+                    raise KutschError("expected 'seat P: TEAM OCCUPATION [up] | ITEM, ITEM, ...'")
+                p = int(m.group(1))
+                if p in seats:
+                    raise KutschError(f"seat {p} given twice")
+                words = m.group(2).split()
+                if len(words) < 2:
+                    raise KutschError("a seat needs a team and an occupation")
+                up = words[-1].lower() == "up"
+                if up:
+                    words = words[:-1]
+                seats[p] = (team(words[0]), occupation(" ".join(words[1:])), up, _items(m.group(3)))
+            elif word == "deck":
+                deck_names = _items(rest.lstrip(":"))
+            elif word == "pile":
+                pile = [occupation(o) for o in _items(rest.lstrip(":"))]
+            elif word in ("players", "turn", "cap", "seed"):
+                if not re.fullmatch(r"\d+", rest):
+                    raise KutschError(f"'{word}' needs a whole number")
+                value = int(rest)
+                if word == "players":
+                    players = value
+                elif word == "turn":
+                    turn = value
+                elif word == "cap":
+                    cap = value
+                else:
+                    seed = value
+            elif word == "drink" and not rest:
+                drink = True
+            elif word == "minority":
+                minority = team(rest)
+            else:
+                raise KutschError(f"unknown statement {word!r} (seat, deck, pile, players, turn, drink, "
+                                  "minority, cap, seed)")
+        except KutschError as e:
+            raise KutschError(f"position line {lineno}: {e}") from None
+    if not seats:
+        raise KutschError("position has no seat lines")
+    n = len(seats)
+    if sorted(seats) != list(range(n)):
+        raise KutschError(f"seats must be numbered 0..{n - 1}, got {sorted(seats)}")
+    if players is not None and players != n:
+        raise KutschError(f"'players {players}' but {n} seat lines")
+    hands = _place_cards([seats[p][3] for p in range(n)] + [deck_names])
+    pos = Position(
+        teams=tuple(seats[p][0] for p in range(n)),
+        occs=tuple(seats[p][1] for p in range(n)),
+        up=tuple(seats[p][2] for p in range(n)),
+        hands=tuple(tuple(h) for h in hands[:n]),
+        deck=tuple(hands[n]),
+        turn=0 if turn is None else turn,
+        drink=drink,
+        turn_cap=cap,
+        seed=seed,
+    )
+    if minority is not None and minority != pos.minority:
+        have = TEAM_NAMES[pos.minority] if pos.minority >= 0 else "none (even N)"
+        raise KutschError(f"'minority {TEAM_NAMES[minority]}' disagrees with the seat lines: minority is {have}")
+    if pile is not None and sorted(pile) != sorted(set(range(N_OCCS)) - set(pos.occs)):
+        want = ", ".join(OCC_KEYS[o] for o in sorted(set(range(N_OCCS)) - set(pos.occs)))
+        raise KutschError(f"the pile must hold exactly the occupations nobody holds: {want}")
+    return pos
+
+
+def strip_comment(raw: str) -> str:
+    """Drop a ``#`` comment but keep ``Key#2`` card numbers (a ``#`` right after a name)."""
+    return re.sub(r"(?<![A-Za-z0-9])#.*$", "", raw)
+
+
+def _place_cards(groups: list[list[str]]) -> list[list[int]]:
+    """Card ids for item names: explicit ``Key#2`` first, then plain names take the
+    first free card of their kind in reading order (seats, then the deck)."""
+    used: set[int] = set()
+    out: list[list[int | None]] = []
+    for names in groups:
+        row: list[int | None] = []
+        for name in names:
+            c = explicit_card(name)
+            if c is not None:
+                if c in used:
+                    raise KutschError(f"card {card_label(c)} placed twice")
+                used.add(c)
+            row.append(c)
+        out.append(row)
+    for names, row in zip(groups, out, strict=True):
+        for i, name in enumerate(names):
+            if row[i] is None:
+                k = item_kind(name)
+                free = [c for c in KIND_CARDS[k] if c not in used]
+                if not free:
+                    raise KutschError(f"too many {ITEM_NAMES[k]} cards: the game has {len(KIND_CARDS[k])}")
+                row[i] = free[0]
+                used.add(free[0])
+    return [[int(c) for c in row] for row in out]
+
