@@ -1,0 +1,226 @@
+"""Benchmarks: games per second with the JIT warm, warm start-up, cold compile.
+
+Three kinds of :class:`Measurement`:
+
+* ``throughput``: :func:`kutsch_sim.api.run_batch` on ``games`` games of one configuration
+  at a given numba thread count, after a warm-up call; the median of ``repeats`` runs.
+* ``warm_startup``: wall time of a fresh ``python`` process that imports the package and
+  plays one game with numba's on-disk cache as it is (warm after the in-process warm-up).
+* ``cold_compile``: the same process with ``NUMBA_CACHE_DIR`` pointing at an empty
+  temporary directory, so every kernel compiles; ``compile_seconds`` = cold - warm.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .. import __version__
+from ..api import RULES_VERSION, GameConfig, run_batch
+from ..enums import REC
+
+_STARTUP_SCRIPT = """\
+import sys
+from kutsch_sim.api import GameConfig, run_batch
+cfg = GameConfig(int(sys.argv[1]), sys.argv[2], tuple(sys.argv[3].split(",")))
+run_batch(cfg, 1, 0, 1)
+"""
+STARTUP_TIMEOUT = 1800.0  # a cold compile takes minutes on a busy 2-core machine
+
+
+@dataclass
+class Measurement:
+    kind: str  # "throughput", "warm_startup" or "cold_compile"
+    players: int
+    item_set: str
+    bots: str  # comma-joined profile per seat (one name if all seats agree)
+    games: int
+    seconds: float  # median over runs
+    threads: int
+    games_per_s: float | None = None
+    us_per_game: float | None = None
+    us_per_turn: float | None = None
+    us_per_decision: float | None = None
+    mean_turns: float | None = None
+    compile_seconds: float | None = None  # cold_compile only: cold - warm start-up
+    repeats: int = 1
+    runs: list[float] = field(default_factory=list)
+    package_version: str = __version__
+    rules_version: int = RULES_VERSION
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _bots_label(cfg: GameConfig) -> str:
+    return cfg.bots[0] if len(set(cfg.bots)) == 1 else ",".join(cfg.bots)
+
+
+def measure_throughput(
+    cfg: GameConfig, games: int, threads: int, *, repeats: int = 3, seed: int = 1
+) -> Measurement:
+    """Median wall time of ``run_batch(cfg, seed, 0, games)`` on ``threads`` numba threads."""
+    import numba
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        run_batch(cfg, seed, 0, min(games, 64))  # load or compile the kernel: not timed
+        runs = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            rec = run_batch(cfg, seed, 0, games)
+            runs.append(time.perf_counter() - t0)
+    finally:
+        numba.set_num_threads(before)
+    sec = statistics.median(runs)
+    turns = int(rec[:, REC.TURNS].astype(np.int64).sum())
+    decisions = int(rec[:, REC.DECISIONS].astype(np.int64).sum())
+    return Measurement(
+        "throughput",
+        cfg.players,
+        cfg.item_set,
+        _bots_label(cfg),
+        games,
+        sec,
+        threads,
+        games_per_s=games / sec,
+        us_per_game=1e6 * sec / games,
+        us_per_turn=1e6 * sec / turns if turns else None,
+        us_per_decision=1e6 * sec / decisions if decisions else None,
+        mean_turns=turns / games,
+        repeats=repeats,
+        runs=[round(r, 4) for r in runs],
+    )
+
+
+def _startup_run(cfg: GameConfig, cache_dir: str | None) -> float:
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])  # so the child imports this very package
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    args = [sys.executable, "-c", _STARTUP_SCRIPT, str(cfg.players), cfg.item_set, ",".join(cfg.bots)]
+    t0 = time.perf_counter()
+    subprocess.run(args, env=env, check=True, timeout=STARTUP_TIMEOUT, capture_output=True)
+    return time.perf_counter() - t0
+
+
+def measure_startup(cfg: GameConfig, *, repeats: int = 3) -> Measurement:
+    """Wall time of a new process: import, load the cached kernels, play one game (median)."""
+    import numba
+
+    run_batch(cfg, 1, 0, 1)  # make sure the cache holds the kernel the child will load
+    runs = [_startup_run(cfg, None) for _ in range(repeats)]
+    return Measurement(
+        "warm_startup",
+        cfg.players,
+        cfg.item_set,
+        _bots_label(cfg),
+        1,
+        statistics.median(runs),
+        numba.get_num_threads(),
+        repeats=repeats,
+        runs=[round(r, 3) for r in runs],
+    )
+
+
+def measure_cold_compile(cfg: GameConfig, warm_seconds: float | None = None) -> Measurement:
+    """Wall time of a new process that compiles everything (empty temporary NUMBA_CACHE_DIR)."""
+    import numba
+
+    with tempfile.TemporaryDirectory(prefix="kutsch-numba-") as tmp:
+        sec = _startup_run(cfg, tmp)
+    return Measurement(
+        "cold_compile",
+        cfg.players,
+        cfg.item_set,
+        _bots_label(cfg),
+        1,
+        sec,
+        numba.get_num_threads(),
+        runs=[round(sec, 3)],
+        compile_seconds=sec - warm_seconds if warm_seconds is not None else None,
+    )
+
+
+@dataclass(frozen=True)
+class BenchPlan:
+    players: tuple[int, ...] = (6,)
+    items: tuple[str, ...] = ("full",)
+    bots: tuple[str, ...] = ("random",)
+    games: int = 20_000
+    threads: tuple[int, ...] = (1, 2)
+    repeats: int = 3
+    seed: int = 1
+    startup: bool = True  # warm start-up in a subprocess
+    cold: bool = True  # cold compile in a subprocess (minutes)
+    startup_repeats: int = 3
+
+
+SMOKE = BenchPlan(
+    players=(6,), items=("basic",), games=2_000, threads=(), repeats=1, cold=False, startup_repeats=1
+)
+
+
+def smoke_plan(threads: tuple[int, ...]) -> BenchPlan:
+    """The short ``--smoke`` benchmark (CI): seconds, never fails on speed."""
+    return BenchPlan(**{**asdict(SMOKE), "threads": threads})
+
+
+def run_bench(plan: BenchPlan, on_result: Callable[[Measurement], None] | None = None) -> list[Measurement]:
+    """Throughput for every players x items x threads, then start-up times; in that order."""
+    out: list[Measurement] = []
+
+    def emit(m: Measurement) -> None:
+        out.append(m)
+        if on_result is not None:
+            on_result(m)
+
+    cfgs = [GameConfig(n, item, plan.bots) for n in plan.players for item in plan.items]
+    for cfg in cfgs:
+        for t in plan.threads:
+            emit(measure_throughput(cfg, plan.games, t, repeats=plan.repeats, seed=plan.seed))
+    if plan.startup or plan.cold:
+        warm = measure_startup(cfgs[0], repeats=plan.startup_repeats)
+        if plan.startup:
+            emit(warm)
+        if plan.cold:
+            emit(measure_cold_compile(cfgs[0], warm.seconds))
+    return out
+
+
+def markdown_table(results: Iterable[Measurement]) -> str:
+    """The README performance table: one row per throughput measurement, start-up below."""
+    results = list(results)
+    lines = [
+        "| players | items | bots | threads | games | s (median) | games/s | µs/game | µs/turn |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for m in results:
+        if m.kind == "throughput":
+            lines.append(
+                f"| {m.players} | {m.item_set} | {m.bots} | {m.threads} | {m.games:,} | "
+                f"{m.seconds:.2f} | {m.games_per_s:,.0f} | {m.us_per_game:.1f} | "
+                f"{m.us_per_turn:.2f} |"
+            )
+    notes = []
+    for m in results:
+        if m.kind == "warm_startup":
+            notes.append(
+                f"- warm start-up (new process, cached JIT, one game): {m.seconds:.2f} s "
+                f"(median of {m.repeats})"
+            )
+        elif m.kind == "cold_compile":
+            extra = f", of which compiling ≈ {m.compile_seconds:.0f} s" if m.compile_seconds else ""
+            notes.append(f"- cold start (empty numba cache): {m.seconds:.0f} s{extra}")
+    return "\n".join(lines + ([""] + notes if notes else []))

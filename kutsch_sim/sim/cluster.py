@@ -1,0 +1,109 @@
+"""``--scheduler ADDRESS``: run chunks on an existing Dask distributed cluster.
+
+Workers need ``kutsch_sim`` importable (same version) and ideally a warm numba cache (the
+first chunk on a cold worker compiles for ~2 minutes). A worker plays a chunk with
+:func:`kutsch_sim.api.run_batch` and sends back its int32 records; the client writes the
+chunk file exactly as a local run would, so the store is identical to a local run's.
+At most ``2 x (worker threads)`` chunks are in flight, which bounds the memory of both sides.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from itertools import islice
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .. import __version__
+from ..api import RULES_VERSION, GameConfig, run_batch
+from ..errors import KutschError
+
+if TYPE_CHECKING:
+    from .runner import Run
+
+CONNECT_TIMEOUT = 10.0  # seconds to reach the scheduler and to see a first worker
+# One numba parallel kernel per worker process at a time: run_batch already uses every
+# core numba is allowed, and numba's workqueue layer must not be entered concurrently.
+_KERNEL_LOCK = threading.Lock()
+
+
+def connect(address: str, timeout: float | None = None):
+    """A ``distributed.Client`` on ``address`` with at least one worker, else :class:`KutschError`."""
+    from distributed import Client
+
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
+    try:
+        client = Client(address, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as e:
+        reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise KutschError(f"--scheduler: cannot reach a Dask scheduler at {address!r}: {reason}") from None
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (OSError, TimeoutError):
+        client.close()
+        raise KutschError(f"--scheduler: the Dask scheduler at {address!r} has no workers") from None
+    return client
+
+
+def play_chunk(
+    cfg: GameConfig, seed: int, game0: int, games: int, threads: int | None
+) -> tuple[np.ndarray, str, int, float]:
+    """Worker task: (int32[games, N_REC] records, package version, RULES_VERSION, seconds)."""
+    import numba
+
+    with _KERNEL_LOCK:
+        before = numba.get_num_threads()  # numba's thread count is per calling thread
+        if threads:
+            numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        try:
+            t0 = time.perf_counter()
+            rec = run_batch(cfg, seed, game0, games)
+            seconds = time.perf_counter() - t0
+        finally:
+            numba.set_num_threads(before)
+    return rec, __version__, RULES_VERSION, seconds
+
+
+def worker_threads(client) -> int:
+    workers = client.scheduler_info().get("workers", {})
+    return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+
+
+def execute_on_cluster(run: Run, client, on_progress: Callable[[int, int], None] | None = None) -> None:
+    """Play ``run``'s pending chunks on the cluster, writing each as it arrives."""
+    from distributed import as_completed
+
+    todo = iter(run.pending())
+    limit = 2 * worker_threads(client)
+    owner = {}
+
+    def submit(ch):
+        cfg = run.configs[ch.config]
+        fut = client.submit(play_chunk, cfg, run.opts.seed, ch.game0, ch.games, run.opts.threads, pure=False)
+        owner[fut] = ch
+        return fut
+
+    queue = as_completed([submit(ch) for ch in islice(todo, limit)], loop=client.loop)
+    try:
+        for fut in queue:
+            ch = owner.pop(fut)
+            rec, version, rules, seconds = fut.result()
+            fut.release()
+            if (version, rules) != (__version__, RULES_VERSION):
+                raise KutschError(
+                    f"a Dask worker runs kutsch-sim {version} (rules {rules}), this client "
+                    f"{__version__} (rules {RULES_VERSION}); install the same version on every worker"
+                )
+            run.finish_chunk(ch, rec, seconds)
+            del rec
+            if on_progress is not None:
+                on_progress(ch.config, ch.games)
+            nxt = next(todo, None)
+            if nxt is not None:
+                queue.add(submit(nxt))
+    finally:
+        if owner:
+            client.cancel(list(owner))

@@ -1,0 +1,80 @@
+"""``bench``: measurements carry the fields the README table and CI need; --smoke never fails on speed."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from typer.testing import CliRunner
+
+from kutsch_sim.api import GameConfig
+from kutsch_sim.commands.bench import bench_cmd
+from kutsch_sim.sim.bench import BenchPlan, markdown_table, measure_throughput, run_bench
+
+app = typer.Typer()
+app.command("bench")(bench_cmd)
+app.command("other")(lambda: None)
+
+FIELDS = {
+    "kind",
+    "players",
+    "item_set",
+    "bots",
+    "games",
+    "seconds",
+    "games_per_s",
+    "us_per_game",
+    "us_per_turn",
+    "threads",
+}
+
+
+def test_measure_throughput():
+    m = measure_throughput(GameConfig(4, "basic"), 200, 1, repeats=2)
+    d = m.to_dict()
+    assert d.keys() >= FIELDS
+    assert (d["kind"], d["players"], d["item_set"], d["bots"], d["games"], d["threads"]) == (
+        "throughput",
+        4,
+        "basic",
+        "random",
+        200,
+        1,
+    )
+    assert d["games_per_s"] > 0 and len(d["runs"]) == 2 and d["mean_turns"] > 0
+    assert abs(d["us_per_game"] * d["games_per_s"] - 1e6) < 1e-3 * 1e6
+
+
+def test_markdown_table():
+    ms = run_bench(
+        BenchPlan(
+            players=(4,),
+            items=("basic", "full"),
+            games=100,
+            threads=(1,),
+            repeats=1,
+            startup=False,
+            cold=False,
+        )
+    )
+    table = markdown_table(ms)
+    assert table.splitlines()[0].startswith("| players | items |")
+    assert len(table.splitlines()) == 4 and "| 4 | full | random | 1 | 100 |" in table
+
+
+def test_cli_smoke_json():
+    res = CliRunner().invoke(app, ["bench", "--smoke", "--json", "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [r["kind"] for r in rows] == ["throughput", "warm_startup"]
+    assert all(r.keys() >= FIELDS for r in rows)
+    assert rows[1]["seconds"] > 0
+
+
+def test_cli_table():
+    res = CliRunner().invoke(
+        app,
+        ["bench", "-n", "4", "-i", "basic", "-g", "100", "-t", "1", "-r", "1", "--no-cold", "--no-startup"],
+    )
+    assert res.exit_code == 0, res.output
+    assert "games/s" in res.stdout and "basic" in res.stdout and "start-up" not in res.stdout
