@@ -44,8 +44,9 @@ class Measurement:
     item_set: str
     bots: str  # comma-joined profile per seat (one name if all seats agree)
     games: int
-    seconds: float  # median over runs
+    seconds: float  # median over runs (wall)
     threads: int
+    cpu_seconds: float | None = None  # median process CPU time (all threads): robust on a busy machine
     games_per_s: float | None = None
     us_per_game: float | None = None
     us_per_turn: float | None = None
@@ -75,11 +76,12 @@ def measure_throughput(
     numba.set_num_threads(threads)
     try:
         run_batch(cfg, seed, 0, min(games, 64))  # load or compile the kernel: not timed
-        runs = []
+        runs, cpu = [], []
         for _ in range(repeats):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             rec = run_batch(cfg, seed, 0, games)
             runs.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
     finally:
         numba.set_num_threads(before)
     sec = statistics.median(runs)
@@ -93,6 +95,7 @@ def measure_throughput(
         games,
         sec,
         threads,
+        cpu_seconds=statistics.median(cpu),
         games_per_s=games / sec,
         us_per_game=1e6 * sec / games,
         us_per_turn=1e6 * sec / turns if turns else None,
@@ -107,8 +110,8 @@ def _startup_run(cfg: GameConfig, cache_dir: str | None) -> float:
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])  # so the child imports this very package
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    if cache_dir is not None:
-        env["NUMBA_CACHE_DIR"] = cache_dir
+    if cache_dir is not None:  # kutsch_sim._jitcache reads KUTSCH_SIM_CACHE_DIR first
+        env["KUTSCH_SIM_CACHE_DIR"] = env["NUMBA_CACHE_DIR"] = cache_dir
     args = [sys.executable, "-c", _STARTUP_SCRIPT, str(cfg.players), cfg.item_set, ",".join(cfg.bots)]
     t0 = time.perf_counter()
     subprocess.run(args, env=env, check=True, timeout=STARTUP_TIMEOUT, capture_output=True)
@@ -203,15 +206,15 @@ def markdown_table(results: Iterable[Measurement]) -> str:
     """The README performance table: one row per throughput measurement, start-up below."""
     results = list(results)
     lines = [
-        "| players | items | bots | threads | games | s (median) | games/s | µs/game | µs/turn |",
-        "|---:|---|---|---:|---:|---:|---:|---:|---:|",
+        "| players | items | bots | threads | games | s (median) | games/s | µs/game | µs/turn | CPU µs/game |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for m in results:
         if m.kind == "throughput":
             lines.append(
                 f"| {m.players} | {m.item_set} | {m.bots} | {m.threads} | {m.games:,} | "
                 f"{m.seconds:.2f} | {m.games_per_s:,.0f} | {m.us_per_game:.1f} | "
-                f"{m.us_per_turn:.2f} |"
+                f"{m.us_per_turn:.2f} | {1e6 * m.cpu_seconds / m.games:.1f} |"
             )
     notes = []
     for m in results:
