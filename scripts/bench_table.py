@@ -12,7 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
+# Measure this checkout's kutsch_sim, not whichever one is installed.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kutsch_sim.errors import KutschError
 from kutsch_sim.sim.bench import BenchPlan, markdown_table, run_bench
 from kutsch_sim.sim.options import (
