@@ -23,10 +23,17 @@ def _fmt(v: float | None, spec: str) -> str:
 
 
 def bench_cmd(
-    players: Annotated[str, typer.Option("--players", "-n", help="Player counts: 6, 3-10, 4,6,8.")] = "6",
-    items: Annotated[str, typer.Option("--items", "-i", help="Item sets, comma-separated.")] = "full",
+    players: Annotated[
+        str, typer.Option("--players", "-n", metavar="N[-M],...", help="Player counts: 6, 3-10, 4,6,8.")
+    ] = "6",
+    items: Annotated[
+        str, typer.Option("--items", "-i", metavar="SET,...", help="Item sets, comma-separated.")
+    ] = "full",
     bots: Annotated[
-        str, typer.Option("--bots", "-b", help="One bot profile for all seats, or one per seat.")
+        str,
+        typer.Option(
+            "--bots", "-b", metavar="BOT[,...]", help="One bot profile for all seats, or one per seat."
+        ),
     ] = "random",
     games: Annotated[
         str, typer.Option("--games", "-g", metavar="N", help="Games per measurement run.")

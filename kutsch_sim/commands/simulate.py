@@ -83,10 +83,14 @@ def summary_table(summary) -> Table:
 
 def simulate_cmd(
     players: Annotated[
-        str, typer.Option("--players", "-n", help="Player counts: 6, 3-10, 4,6,8 or 3-5,9.")
+        str,
+        typer.Option("--players", "-n", metavar="N[-M],...", help="Player counts: 6, 3-10, 4,6,8 or 3-5,9."),
     ] = "3-10",
     items: Annotated[
-        str, typer.Option("--items", "-i", help="Item sets, comma-separated: basic,full,basic+Loge.")
+        str,
+        typer.Option(
+            "--items", "-i", metavar="SET,...", help="Item sets, comma-separated: basic,full,basic+Loge."
+        ),
     ] = "basic",
     games: Annotated[
         str, typer.Option("--games", "-g", metavar="N", help="Games per configuration (1e6, 2M ok).")
@@ -95,7 +99,10 @@ def simulate_cmd(
     bots: Annotated[
         str,
         typer.Option(
-            "--bots", "-b", help="One bot profile for all seats, or one per seat (one player count only)."
+            "--bots",
+            "-b",
+            metavar="BOT[,...]",
+            help="One bot profile for all seats, or one per seat (one player count only).",
         ),
     ] = "random",
     threads: Annotated[
