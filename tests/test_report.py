@@ -289,7 +289,7 @@ def test_outcome_rates_recompute(study, built):
     for (players, item_set, outcome), rate in got.items():
         assert rate == pytest.approx(want.get((players, item_set, outcome), 0.0))
     row = built["outcomes"].iloc[0]
-    assert (row["lo"], row["hi"]) == pytest.approx(tuple(stats.wilson(row["wins"], row["n"])))
+    assert (row["lo"], row["hi"]) == pytest.approx(tuple(float(x) for x in stats.wilson(row["wins"], row["n"])))
     assert set(built["outcomes"]["outcome"]) == {"order", "brotherhood", "solo", "timeout"}
 
 
