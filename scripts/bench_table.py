@@ -17,15 +17,7 @@ from pathlib import Path
 # Measure this checkout's kutsch_sim, not whichever one is installed.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kutsch_sim.errors import KutschError
-from kutsch_sim.sim.bench import BenchPlan, markdown_table, run_bench
-from kutsch_sim.sim.options import (
-    max_threads,
-    parse_bots,
-    parse_count,
-    parse_items,
-    parse_players,
-    parse_thread_list,
-)
+from kutsch_sim.sim.bench import bench_plan, markdown_table, run_bench
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,14 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", metavar="FILE", help="also write the measurements here (JSON lines)")
     a = ap.parse_args(argv)
     try:
-        players = parse_players(a.players)
-        plan = BenchPlan(
-            players=players,
-            items=parse_items(a.items),
-            bots=parse_bots(a.bots, players),
-            games=parse_count(a.games, "--games"),
-            threads=parse_thread_list(a.threads) if a.threads else tuple(sorted({1, max_threads()})),
-            repeats=parse_count(a.repeats, "--repeats", 1, 100),
+        plan = bench_plan(
+            players=a.players,
+            items=a.items,
+            bots=a.bots,
+            games=a.games,
+            threads=a.threads,
+            repeats=a.repeats,
             cold=not a.no_cold,
         )
     except KutschError as e:

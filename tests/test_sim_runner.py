@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 import numba
 import numpy as np
@@ -145,64 +146,15 @@ def test_interrupt_then_resume_is_identical(reference, tmp_path, monkeypatch):
     # The unfinished store is still usable as one table
     assert len(pd.read_parquet(out)) == done_games
 
-    res = CliRunner().invoke(
-        app,
-        [
-            "simulate",
-            "--players",
-            "4,5",
-            "--items",
-            "basic,full",
-            "--games",
-            str(GAMES),
-            "--seed",
-            "7",
-            "--chunk-size",
-            "64",
-            "--out",
-            str(out),
-        ],
-    )
+    def cli(seed: int, *extra: str):
+        words = f"simulate -n 4,5 -i basic,full -g {GAMES} -s {seed} --chunk-size 64 -o".split()
+        return CliRunner().invoke(app, [*words, str(out), *extra])
+
+    res = cli(7)
     assert res.exit_code == 2 and "--resume" in res.stderr
-    res = CliRunner().invoke(
-        app,
-        [
-            "simulate",
-            "--players",
-            "4,5",
-            "--items",
-            "basic,full",
-            "--games",
-            str(GAMES),
-            "--seed",
-            "8",
-            "--chunk-size",
-            "64",
-            "--out",
-            str(out),
-            "--resume",
-        ],
-    )
+    res = cli(8, "--resume")
     assert res.exit_code == 2 and "seed 8 differs" in res.stderr
-    res = CliRunner().invoke(
-        app,
-        [
-            "simulate",
-            "--players",
-            "4,5",
-            "--items",
-            "basic,full",
-            "--games",
-            str(GAMES),
-            "--seed",
-            "7",
-            "--chunk-size",
-            "64",
-            "--out",
-            str(out),
-            "--resume",
-        ],
-    )
+    res = cli(7, "--resume")
     assert res.exit_code == 0, res.output
     assert "Winner shares" in res.stdout
     _same_chunks(reference, out)
@@ -221,23 +173,8 @@ def test_interrupt_then_resume_is_identical(reference, tmp_path, monkeypatch):
 def test_force_replaces(tmp_path):
     out = tmp_path / "out"
     simulate(_opts(out, players="4", items="basic", games=20, seed=1))
-    res = CliRunner().invoke(
-        app,
-        [
-            "simulate",
-            "--players",
-            "5",
-            "--items",
-            "full",
-            "--games",
-            "30",
-            "--chunk-size",
-            "64",
-            "--out",
-            str(out),
-            "--force",
-        ],
-    )
+    args = shlex.split("simulate --players 5 --items full --games 30 --chunk-size 64 --force --out")
+    res = CliRunner().invoke(app, [*args, str(out)])
     assert res.exit_code == 0, res.output
     df = pd.read_parquet(out)
     assert len(df) == 30 and set(df["players"]) == {5}
@@ -246,48 +183,19 @@ def test_force_replaces(tmp_path):
 
 def test_cli_run_prints_summary(tmp_path):
     out = tmp_path / "o"
-    res = CliRunner().invoke(
-        app,
-        [
-            "simulate",
-            "-n",
-            "4",
-            "-g",
-            "40",
-            "-o",
-            str(out),
-            "--no-drink",
-            "--bots",
-            "random,first,random,first",
-        ],
-    )
+    args = [*shlex.split("simulate -n 4 -g 40 --no-drink --bots random,first,random,first -o"), str(out)]
+    res = CliRunner().invoke(app, args)
     assert res.exit_code == 0, res.output
     assert "Winner shares" in res.stdout and "40 games" in res.stdout
     df = pd.read_parquet(out)
     assert len(df) == 40 and not df["drink"].any() and set(df["bot_1"].astype(str)) == {"first"}
-    again = CliRunner().invoke(
-        app,
-        [
-            "simulate",
-            "-n",
-            "4",
-            "-g",
-            "40",
-            "-o",
-            str(out),
-            "--no-drink",
-            "--bots",
-            "random,first,random,first",
-            "--resume",
-        ],
-    )
+    again = CliRunner().invoke(app, [*args, "--resume"])
     assert again.exit_code == 0 and "0 games played" in again.stdout  # nothing left to do
 
 
 def test_real_ctrl_c_and_kill_then_resume(tmp_path):
     """SIGINT, then SIGKILL of the resumed run, then a final --resume: the store of an uninterrupted run."""
     import os
-    import shlex
     import signal
     import subprocess
     import sys

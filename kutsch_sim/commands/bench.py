@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..errors import KutschError
-from .simulate import fail
+from .simulate import Bots, Items, Players, Seed, fail
 
 
 def _fmt(v: float | None, spec: str) -> str:
@@ -23,18 +23,9 @@ def _fmt(v: float | None, spec: str) -> str:
 
 
 def bench_cmd(
-    players: Annotated[
-        str, typer.Option("--players", "-n", metavar="N[-M],...", help="Player counts: 6, 3-10, 4,6,8.")
-    ] = "6",
-    items: Annotated[
-        str, typer.Option("--items", "-i", metavar="SET,...", help="Item sets, comma-separated.")
-    ] = "full",
-    bots: Annotated[
-        str,
-        typer.Option(
-            "--bots", "-b", metavar="BOT[,...]", help="One bot profile for all seats, or one per seat."
-        ),
-    ] = "random",
+    players: Players = "6",
+    items: Items = "full",
+    bots: Bots = "random",
     games: Annotated[
         str, typer.Option("--games", "-g", metavar="N", help="Games per measurement run.")
     ] = "20000",
@@ -48,7 +39,7 @@ def bench_cmd(
         str,
         typer.Option("--repeats", "-r", metavar="R", help="Runs per measurement; the median is reported."),
     ] = "3",
-    seed: Annotated[str, typer.Option("--seed", "-s", metavar="S", help="Master seed.")] = "1",
+    seed: Seed = "1",
     cold: Annotated[
         bool, typer.Option("--cold/--no-cold", help="Measure the cold compile (empty cache; minutes).")
     ] = True,
@@ -61,42 +52,21 @@ def bench_cmd(
     ] = False,
 ) -> None:
     """Measure games/s per player count and item set, start-up with a warm cache, and compile time."""
-    from ..api import GameConfig, check_seed
-    from ..sim.bench import BenchPlan, run_bench, smoke_plan
-    from ..sim.options import (
-        max_threads,
-        parse_bots,
-        parse_count,
-        parse_items,
-        parse_players,
-        parse_thread_list,
-    )
+    from ..sim.bench import bench_plan, run_bench
 
     try:
-        if threads is None:
-            thread_list = tuple(sorted({1, max_threads()}))
-        else:
-            thread_list = parse_thread_list(threads)
-        if smoke:
-            plan = smoke_plan(thread_list if threads is not None else (max_threads(),))
-        else:
-            n_players = parse_players(players)
-            item_sets = parse_items(items)
-            bot_names = parse_bots(bots, n_players)
-            for n in n_players:
-                for item_set in item_sets:
-                    GameConfig(n, item_set, bot_names)
-            plan = BenchPlan(
-                players=n_players,
-                items=item_sets,
-                bots=bot_names,
-                games=parse_count(games, "--games", 1, 10**9),
-                threads=thread_list,
-                repeats=parse_count(repeats, "--repeats", 1, 100),
-                seed=check_seed(parse_count(seed, "--seed", 0, 2**63 - 1)),
-                startup=startup,
-                cold=cold,
-            )
+        plan = bench_plan(
+            players=players,
+            items=items,
+            bots=bots,
+            games=games,
+            threads=threads,
+            repeats=repeats,
+            seed=seed,
+            startup=startup,
+            cold=cold,
+            smoke=smoke,
+        )
     except KutschError as e:
         fail(e)
 

@@ -81,30 +81,36 @@ def summary_table(summary) -> Table:
     return table
 
 
+# Options shared with ``bench`` (same spelling and parsing in both commands).
+Players = Annotated[
+    str, typer.Option("--players", "-n", metavar="N[-M],...", help="Player counts: 6, 3-10, 4,6,8 or 3-5,9.")
+]
+Items = Annotated[
+    str,
+    typer.Option(
+        "--items", "-i", metavar="SET,...", help="Item sets, comma-separated: basic,full,basic+Loge."
+    ),
+]
+Bots = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        "-b",
+        metavar="BOT[,...]",
+        help="One bot profile for every seat, or one per seat (one player count).",
+    ),
+]
+Seed = Annotated[str, typer.Option("--seed", "-s", metavar="S", help="Master seed (0 or more).")]
+
+
 def simulate_cmd(
-    players: Annotated[
-        str,
-        typer.Option("--players", "-n", metavar="N[-M],...", help="Player counts: 6, 3-10, 4,6,8 or 3-5,9."),
-    ] = "3-10",
-    items: Annotated[
-        str,
-        typer.Option(
-            "--items", "-i", metavar="SET,...", help="Item sets, comma-separated: basic,full,basic+Loge."
-        ),
-    ] = "basic",
+    players: Players = "3-10",
+    items: Items = "basic",
     games: Annotated[
         str, typer.Option("--games", "-g", metavar="N", help="Games per configuration (1e6, 2M ok).")
     ] = "10000",
-    seed: Annotated[str, typer.Option("--seed", "-s", metavar="S", help="Master seed (0 or more).")] = "1",
-    bots: Annotated[
-        str,
-        typer.Option(
-            "--bots",
-            "-b",
-            metavar="BOT[,...]",
-            help="One bot profile for all seats, or one per seat (one player count only).",
-        ),
-    ] = "random",
+    seed: Seed = "1",
+    bots: Bots = "random",
     threads: Annotated[
         str | None,
         typer.Option(

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..api import RULES_VERSION, GameConfig, run_batch
+from ..api import RULES_VERSION, GameConfig, check_seed, run_batch
 from ..enums import REC
 
 _STARTUP_SCRIPT = """\
@@ -170,14 +170,53 @@ class BenchPlan:
     startup_repeats: int = 3
 
 
-SMOKE = BenchPlan(
-    players=(6,), items=("basic",), games=2_000, threads=(), repeats=1, cold=False, startup_repeats=1
-)
+def bench_plan(
+    *,
+    players: str = "6",
+    items: str = "full",
+    bots: str = "random",
+    games: str | int = 20_000,
+    threads: str | None = None,
+    repeats: str | int = 3,
+    seed: str | int = 1,
+    startup: bool = True,
+    cold: bool = True,
+    smoke: bool = False,
+) -> BenchPlan:
+    """Check option values (strings as typed) and build a :class:`BenchPlan`; raises KutschError.
 
+    ``smoke``: 6 players, basic items, 2,000 games once, warm start-up once, no cold compile,
+    on ``threads`` (default: all cores) -- seconds, for CI; it never fails on speed."""
+    from .options import max_threads, parse_bots, parse_count, parse_items, parse_players, parse_thread_list
 
-def smoke_plan(threads: tuple[int, ...]) -> BenchPlan:
-    """The short ``--smoke`` benchmark (CI): seconds, never fails on speed."""
-    return BenchPlan(**{**asdict(SMOKE), "threads": threads})
+    thread_list = parse_thread_list(threads) if threads is not None else None
+    if smoke:
+        return BenchPlan(
+            players=(6,),
+            items=("basic",),
+            games=2_000,
+            threads=thread_list or (max_threads(),),
+            repeats=1,
+            cold=False,
+            startup_repeats=1,
+        )
+    n_players = parse_players(players)
+    item_sets = parse_items(items)
+    bot_names = parse_bots(bots, n_players)
+    for n in n_players:
+        for item_set in item_sets:
+            GameConfig(n, item_set, bot_names)
+    return BenchPlan(
+        players=n_players,
+        items=item_sets,
+        bots=bot_names,
+        games=parse_count(games, "--games", 1, 10**9),
+        threads=thread_list or tuple(sorted({1, max_threads()})),
+        repeats=parse_count(repeats, "--repeats", 1, 100),
+        seed=check_seed(parse_count(seed, "--seed", 0, 2**63 - 1)),
+        startup=startup,
+        cold=cold,
+    )
 
 
 def run_bench(plan: BenchPlan, on_result: Callable[[Measurement], None] | None = None) -> list[Measurement]:
