@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -57,9 +58,9 @@ def progress_bar(console: Console) -> Progress:
 
 def summary_table(summary) -> Table:
     """Winner shares per configuration (percent of the games stored)."""
-    table = Table(title="Winner shares per configuration")
-    for name in ("players", "items", "games", "order", "brotherhood", "solo", "timeout", "error", "turns"):
-        table.add_column(name, justify="left" if name == "items" else "right")
+    table = Table(title="Winner shares per configuration", box=box.SIMPLE_HEAD, pad_edge=False)
+    for name in ("N", "items", "games", "order", "broth.", "solo", "timeout", "errors", "turns"):
+        table.add_column(name, justify="left" if name == "items" else "right", no_wrap=True)
     for r in summary.rows:
         g = r["games"]
         w = r["winners"]
