@@ -4,6 +4,8 @@ No game is played here (no numba compile needed)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import typer
 from typer.testing import CliRunner
@@ -186,3 +188,11 @@ def test_bench_bad_input(args):
     res = CliRunner().invoke(app, ["bench", *args])
     assert res.exit_code == 2
     assert len(res.stderr.strip().splitlines()) == 1 and res.stderr.startswith("kutsch-sim: error: ")
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_simulate_unwritable_out_is_one_line():
+    """os.access says yes to root on /proc; the probe file in Run.open says no before any game."""
+    res = CliRunner().invoke(app, ["simulate", "-n", "4", "-g", "10", "-o", "/proc/kutsch-sim-test"])
+    assert res.exit_code == 2, res.output
+    assert len(res.stderr.strip().splitlines()) == 1 and "cannot write the results" in res.stderr

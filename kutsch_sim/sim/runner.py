@@ -29,6 +29,7 @@ from .. import __version__
 from ..api import RULES_VERSION, GameConfig, run_batch
 from ..enums import N_REC
 from ..errors import KutschError
+from ..paths import probe_writable_dir
 from . import store
 from .options import SimOptions, check_out
 
@@ -117,11 +118,14 @@ class Run:
             ) from None
         if self.opts.resume and old is not None:
             self._check_resumable(old)
-        if self.opts.force and self.root.is_dir():
-            store.clear_store(self.root)
-            old = None
-        self.root.mkdir(parents=True, exist_ok=True)
-        store.remove_temporaries(self.root)
+        probe_writable_dir(self.root, "results")  # os.access says yes to root on /proc and the like
+        try:
+            if self.opts.force:
+                store.clear_store(self.root)
+                old = None
+            store.remove_temporaries(self.root)
+        except OSError as e:
+            raise KutschError(f"--out {self.root}: {e.strerror or e}") from None
         self.manifest = self._new_manifest(old)
         store.write_manifest(self.root, self.manifest)
 
