@@ -9,6 +9,7 @@ import typer
 from typer.testing import CliRunner
 
 from kutsch_sim.commands.simulate import simulate_cmd
+from kutsch_sim.errors import KutschError
 from kutsch_sim.sim import cluster as cluster_mod
 from kutsch_sim.sim import store
 from kutsch_sim.sim.options import sim_options
@@ -70,3 +71,12 @@ def test_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
     assert res.stderr.startswith("kutsch-sim: error: --scheduler: cannot reach")
     assert len(res.stderr.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_worker_with_other_sources_is_refused(cluster, monkeypatch):
+    def other_checkout():
+        return ("0.1.0", 1, "0000000000000000"), "/elsewhere/kutsch_sim/__init__.py"
+
+    monkeypatch.setattr(cluster_mod, "_identity_on_worker", other_checkout)
+    with pytest.raises(KutschError, match="engine sources 0000000000000000.*install the same checkout"):
+        cluster_mod.connect(cluster.scheduler_address)

@@ -1,14 +1,18 @@
 """``--scheduler ADDRESS``: run chunks on an existing Dask distributed cluster.
 
-Workers need ``kutsch_sim`` importable (same version) and ideally a warm numba cache (the
-first chunk on a cold worker compiles for ~2 minutes). A worker plays a chunk with
-:func:`kutsch_sim.api.run_batch` and sends back its int32 records; the client writes the
-chunk file exactly as a local run would, so the store is identical to a local run's.
+Workers need the same ``kutsch_sim`` sources as the client: :func:`connect` compares the
+package version, ``RULES_VERSION`` and a hash of the jitted sources on every worker (a
+worker may well import another checkout of the same version) and refuses a mismatch.
+They should have a warm numba cache (the first chunk on a cold worker compiles for
+minutes). A worker plays a chunk with :func:`kutsch_sim.api.run_batch` and sends back its
+int32 records; the client writes the chunk file exactly as a local run would, so the
+store is identical to a local run's.
 At most ``2 x (worker threads)`` chunks are in flight, which bounds the memory of both sides.
 """
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable
@@ -18,6 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import __version__
+from .._jitcache import source_hash
 from ..api import RULES_VERSION, GameConfig, run_batch
 from ..errors import KutschError
 
@@ -42,10 +47,45 @@ def connect(address: str, timeout: float | None = None):
         raise KutschError(f"--scheduler: cannot reach a Dask scheduler at {address!r}: {reason}") from None
     try:
         client.wait_for_workers(1, timeout=timeout)
+        check_workers(client)
     except (OSError, TimeoutError):
         client.close()
         raise KutschError(f"--scheduler: the Dask scheduler at {address!r} has no workers") from None
+    except KutschError:
+        client.close()
+        raise
     return client
+
+
+@functools.cache
+def identity() -> tuple[str, int, str]:
+    """(package version, RULES_VERSION, hash of the jitted sources): equal on client and workers,
+    or the records could differ (a worker may import another checkout of the same version)."""
+    return __version__, RULES_VERSION, source_hash()
+
+
+def _identity_on_worker() -> tuple[tuple[str, int, str], str]:
+    import kutsch_sim
+
+    from . import cluster
+
+    return cluster.identity(), kutsch_sim.__file__
+
+
+def check_workers(client) -> None:
+    """Every worker must run the very sources this client runs; else :class:`KutschError`."""
+    for address, (ident, where) in client.run(_identity_on_worker).items():
+        if tuple(ident) != identity():
+            raise KutschError(_mismatch(tuple(ident), f"{address} ({where})"))
+
+
+def _mismatch(ident: tuple, who: str) -> str:
+    mine = identity()
+    return (
+        f"Dask worker {who} runs kutsch-sim {ident[0]} (rules {ident[1]}, engine sources {ident[2]}), "
+        f"this client {mine[0]} (rules {mine[1]}, engine sources {mine[2]}); "
+        "install the same checkout on every worker"
+    )
 
 
 def play_chunk(
@@ -64,7 +104,7 @@ def play_chunk(
             seconds = time.perf_counter() - t0
         finally:
             numba.set_num_threads(before)
-    return rec, __version__, RULES_VERSION, seconds
+    return rec, identity(), seconds
 
 
 def worker_threads(client) -> int:
@@ -90,13 +130,10 @@ def execute_on_cluster(run: Run, client, on_progress: Callable[[int, int], None]
     try:
         for fut in queue:
             ch = owner.pop(fut)
-            rec, version, rules, seconds = fut.result()
+            rec, ident, seconds = fut.result()
             fut.release()
-            if (version, rules) != (__version__, RULES_VERSION):
-                raise KutschError(
-                    f"a Dask worker runs kutsch-sim {version} (rules {rules}), this client "
-                    f"{__version__} (rules {RULES_VERSION}); install the same version on every worker"
-                )
+            if tuple(ident) != identity():  # a worker that joined after check_workers
+                raise KutschError(_mismatch(tuple(ident), "(one of them)"))
             run.finish_chunk(ch, rec, seconds)
             del rec
             if on_progress is not None:
