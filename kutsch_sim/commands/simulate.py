@@ -6,6 +6,7 @@ Thin: options are checked by :mod:`kutsch_sim.sim.options`, the run is
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -104,6 +105,14 @@ Bots = Annotated[
 Seed = Annotated[str, typer.Option("--seed", "-s", metavar="S", help="Master seed (0 or more).")]
 
 
+def _kernel_cached() -> bool:
+    """Whether numba's cache (kutsch_sim.JIT_CACHE_DIR) holds a compiled batch kernel."""
+    import kutsch_sim
+
+    cache = getattr(kutsch_sim, "JIT_CACHE_DIR", None)
+    return cache is None or any(Path(cache).rglob("*.play_batch_nb-*.nbi"))
+
+
 def simulate_cmd(
     players: Players = "3-10",
     items: Items = "basic",
@@ -173,6 +182,8 @@ def simulate_cmd(
     except KutschError as e:
         fail(e)
     err = Console(stderr=True)
+    if run.pending() and not opts.scheduler and not _kernel_cached():
+        err.print("kutsch-sim: compiling the engine (first run of these sources: minutes; cached afterwards)")
     n_cfg = len(run.configs)
     with progress_bar(err) as bar:
         total = bar.add_task(
