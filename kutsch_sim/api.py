@@ -102,6 +102,8 @@ class GameResult:
     record: np.ndarray  # int32[N_REC]
     events: np.ndarray  # int32[n_events, 6]
     scalars: np.ndarray  # int64[N_SCALARS]
+    beliefs: np.ndarray | None = None  # float64[10, 10]: P(p is on s's team) as seat s's bot believes
+    minority_beliefs: np.ndarray | None = None  # float64[10]: P(s's team is the minority), odd N
 
 
 def play_game(cfg: GameConfig, seed: int, game: int = 0, *, debug: bool = False,
@@ -111,9 +113,9 @@ def play_game(cfg: GameConfig, seed: int, game: int = 0, *, debug: bool = False,
 
     seed = check_seed(seed)
     n, in_game, stamped, bots, params = cfg.arrays()
-    rec, log, sc = play_one_nb(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game,
-                               cfg.turn_cap, cfg.drink, 1 if debug else 0, log_cap)
-    return GameResult(cfg, seed, game, rec, log, sc)
+    rec, log, sc, bel, minor = play_one_nb(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id,
+                                           game, cfg.turn_cap, cfg.drink, 1 if debug else 0, log_cap)
+    return GameResult(cfg, seed, game, rec, log, sc, bel, minor)
 
 
 def run_batch(cfg: GameConfig, seed: int, game0: int, n_games: int, *, debug: bool = False) -> np.ndarray:

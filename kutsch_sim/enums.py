@@ -104,10 +104,12 @@ class Scalar(NamedTuple):
     BAGS_OPEN: int = 19  # 1 once the deck has emptied and the Bags have transformed (R9)
     DIPLO_USED_TURN: int = 20  # scratch: Diplomat used this turn
     N_DECISIONS: int = 21  # decisions taken so far
+    BELIEFS: int = 22  # 1: the bots' observers update beliefs at every event (bots.beliefs)
+    N_ASG: int = 23  # team assignments enumerated for the bots' beliefs at this N
 
 
 SC = Scalar()
-N_SCALARS = 22
+N_SCALARS = 24
 
 
 class Winner(NamedTuple):
@@ -277,10 +279,11 @@ class Event(NamedTuple):
     TIMEOUT: int = 42  # turns
     PRIEST_GIVE_NONE: int = 43  # placeholder kept for numbering stability (unused)
     SETUP_DONE: int = 44  # deck size
+    REASON: int = 45  # seat, reason code (bots.reasons), target seat or -1, card / value or -1
 
 
 EV = Event()
-N_EVENT_TYPES = 45
+N_EVENT_TYPES = 46
 EV_COLS = 6
 
 

@@ -1,13 +1,32 @@
-"""Bot dispatch: the seat's bot id picks the policy (STYLE 7: ids, not function objects)."""
+"""Bot dispatch: the seat's bot id picks the policy (STYLE 7: ids, not function objects).
+
+The heuristic bots (greedy, smart) see only a :data:`~kutsch_sim.bots.view.View` built
+here for the deciding seat; the State never reaches a policy. Each of their decisions
+writes a REASON event when the game keeps a log (play_game), never in batches, so a
+traced game and the same game in a batch are identical.
+"""
 
 from __future__ import annotations
 
 from numba import njit
 
+from ..enums import EV, SC
 from ..rng import below_nb
+from .beliefs import hard_beliefs_nb, refresh_nb
+from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART, P_SOFT_TRUST
+from .policy import choose_nb
+from .view import make_view_nb
 
-BOT_RANDOM = 0  # uniform over the legal options
-BOT_FIRST = 1  # always the first option: "no", pass, reject, neutral ... (tests, scripts)
+__all__ = ["BOT_FIRST", "BOT_GREEDY", "BOT_RANDOM", "BOT_SMART", "bot_choose_nb", "final_beliefs_nb"]
+
+
+@njit(cache=True)
+def refresh_seat_nb(st, seat):
+    """Bring ``seat``'s team beliefs up to date (bots.beliefs.refresh_nb on its rows)."""
+    refresh_nb(st.sc[SC.N], seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_pub, st.bel_priv[seat],
+               st.k_assoc[seat], st.bparam[seat, P_SOFT_TRUST], st.bel_w[seat], st.bel_team[seat],
+               st.bel_minor)
+    st.bel_fresh[seat] = True
 
 
 @njit(cache=True)
@@ -16,4 +35,55 @@ def bot_choose_nb(st, seat, kind, n):
     b = st.bot[seat]
     if b == BOT_FIRST:
         return 0
-    return below_nb(st.rs, n)
+    if b == BOT_RANDOM:
+        return below_nb(st.rs, n)
+    if b == BOT_SMART:
+        if not st.bel_fresh[seat]:
+            refresh_seat_nb(st, seat)
+        v = make_view_nb(st, seat, kind, n, b, st.bel_conf[seat])
+    else:
+        hard_beliefs_nb(st.sc[SC.N], seat, st.k_assoc[seat], st.bel_team[seat], st.bel_minor)
+        v = make_view_nb(st, seat, kind, n, BOT_GREEDY, st.bel_one)
+    i = choose_nb(v)
+    if st.log.shape[0] > 0:
+        log_reason_nb(st, seat)
+    return i
+
+
+@njit(cache=True)
+def log_reason_nb(st, seat):
+    """Append the REASON row of the decision just taken. Not through ``log_nb``: a decision
+    can fall mid-event (a loser's hand is empty until the winner gives one back, R5.8), where
+    the debug invariants do not hold yet, and the bots observe nothing from their reasons."""
+    i = st.sc[SC.N_EVENTS]
+    if i < st.log.shape[0]:
+        row = st.log[i]
+        row[0] = EV.REASON
+        row[1] = st.sc[SC.TURN]
+        row[2] = seat
+        row[3] = st.bout[0]
+        row[4] = st.bout[1]
+        row[5] = st.bout[2]
+    st.sc[SC.N_EVENTS] = i + 1
+
+
+@njit(cache=True)
+def final_beliefs_nb(st):
+    """Every seat's team beliefs as its bot holds them at the end (smart: full posterior;
+    others: the posterior from hard evidence only, as their soft_trust is 0)."""
+    n = st.sc[SC.N]
+    for s in range(n):
+        if st.bot[s] == BOT_GREEDY:
+            hard_beliefs_nb(n, s, st.k_assoc[s], st.bel_team[s], st.bel_minor)
+        else:
+            refresh_seat_nb(st, s)
+
+
+@njit(cache=True)
+def wants_beliefs_nb(bots, n):
+    """Do any of these seats' bots read what the event observer keeps (beliefs, and the
+    seat memory both heuristic bots use: who rejected them, the Clairvoyant's top card)?"""
+    for p in range(n):  # noqa: SIM110 (numba compiles no generator expressions)
+        if bots[p] == BOT_SMART or bots[p] == BOT_GREEDY:
+            return True
+    return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..bots.dispatch import final_beliefs_nb
 from ..enums import (
     ACT_ATTACK,
     ACT_DECLARE,
@@ -150,12 +151,15 @@ def init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, 
 
 @njit(cache=True)
 def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, log_cap):
-    """Play one game with an event log; returns (record, log rows, scalars)."""
+    """Play one game with an event log; returns (record, log rows, scalars, team beliefs
+    float64[10, 10], minority beliefs float64[10]) -- the beliefs each seat's bot holds at
+    the end (``bots.dispatch.final_beliefs_nb``)."""
     st = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
     init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug)
     play_nb(st)
+    final_beliefs_nb(st)
     m = min(st.sc[SC.N_EVENTS], log_cap)
-    return st.rec.copy(), st.log[:m].copy(), st.sc.copy()
+    return st.rec.copy(), st.log[:m].copy(), st.sc.copy(), st.bel_team.copy(), st.bel_minor.copy()
 
 
 @njit(cache=True, parallel=True)

@@ -2,6 +2,8 @@
 
 Rows are int32 [type, turn, a, b, c, d] (meanings in ``enums.Event``). A log of
 capacity 0 turns logging off; events past the capacity are counted, not written.
+When the bots keep beliefs (sc[BELIEFS] == 1) every observed event type is passed to
+``bots.beliefs.observe_nb``, which updates each seat from what that seat can see.
 In debug mode (sc[DEBUG] == 1) the invariants are checked after every event.
 """
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..bots.beliefs import OBSERVED_MASK, observe_nb
 from ..enums import SC
 from .invariants import check_nb
 
@@ -25,5 +28,9 @@ def log_nb(st, typ, a, b, c, d):
         row[4] = c
         row[5] = d
     st.sc[SC.N_EVENTS] = i + 1
+    if st.sc[SC.BELIEFS] == 1 and (OBSERVED_MASK >> typ) & 1:
+        observe_nb(st.sc[SC.N], st.sc[SC.N_ASG], st.sc[SC.BAGS_OPEN], st.bel_asg, st.bel_pub, st.bel_pair,
+                   st.bel_priv, st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem, st.k_card, st.k_assoc,
+                   st.hand_n, typ, a, b, c, d)
     if st.sc[SC.DEBUG] == 1:
         check_nb(st, False)

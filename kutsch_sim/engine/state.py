@@ -17,7 +17,7 @@ occ_up     (10,) bool       the seat's occupation is face up (used, R8)
 occ_loc    (10,) i8         where each occupation is: seat or LOC_PILE
 drink      (10,) bool       seat has a Drink of Power (odd N, R7)
 bot        (10,) i8         bot id of each seat (see ``bots``)
-bparam     (10, 8) f64      bot parameters per seat
+bparam     (10, 16) f64     bot parameters per seat (bots.params)
 opts       (512,) i32       options of the decision being taken
 dctx       (N_DCTX,) i32    context of that decision (who attacks whom, which card ...)
 script     (S, 3) i32       scripted decisions: (seat, decision kind, option value)
@@ -28,7 +28,26 @@ k_card     (10, 21) i8      k_card[s, c]: seat s last saw card c in seat ...'s h
 sup        (10,) i8         scratch for fights: each seat's support side
 mark       (21,) i8         scratch (Sextant choices, declaration names, ...)
 rec        (N_REC,) i32     the game's record, filled at the end
+bel_asg    (252,) i32       bots: team assignments possible at this N (bit p = Order)
+bel_pub    (252,) f64       bots: public soft evidence, log-weight per assignment
+bel_pair   (10, 10) f64     bots: public soft evidence per pair of seats (before saturation)
+bel_priv   (10, 252) f64    bots: each seat's private soft evidence per assignment
+bel_w      (10, 252) f64    bots: each seat's posterior weight per assignment
+bel_team   (10, 10) f64     bots: bel_team[s, p] = P(p is on s's team) as s believes
+bel_minor  (10,) f64        bots: P(s's team is the minority) as s believes (odd N)
+bel_fresh  (10,) bool       bots: s's beliefs are up to date with the evidence
+bel_conf   (10, 21) f64     bots: P(card c is still where s last saw it, k_card[s, c])
+bel_one    (21,) f64        bots: all 1.0 (the greedy bot takes last-seen as certain)
+bel_ctx    (4,) i32         bots: observer's memory (fight attacker/defender/result, ...)
+bmem       (10, 16) i32     bots: each seat's plans (declaration names, Diplomat, ...)
+bscore     (1024,) f64      bots: scratch scores of the decision being taken
+bscr       (96,) f64        bots: scratch per-seat estimates of that decision
+bout       (3,) i32         bots: reason of that decision (code, target, card/value)
 =========  ===============  ==========================================================
+
+The ``bel_*``/``b*`` fields belong to the bots (``kutsch_sim.bots``): the engine resets
+them at set-up and passes events to ``bots.beliefs.observe_nb`` (from ``log_nb``); a
+policy sees only its own seat's rows through ``bots.view``.
 """
 
 from __future__ import annotations
@@ -38,6 +57,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from ..bots.beliefs import A_MAX, N_CTX, reset_beliefs_nb
+from ..bots.dispatch import wants_beliefs_nb
+from ..bots.params import N_BMEM, N_BPARAM
+from ..bots.values import N_SCR
 from ..enums import (
     C_BAG_GOBLET,
     C_BAG_KEY,
@@ -62,12 +85,12 @@ State = namedtuple(
     [
         "sc", "rs", "loc", "deck", "hand_n", "assoc", "occ", "occ_up", "occ_loc", "drink",
         "bot", "bparam", "opts", "dctx", "script", "log", "k_assoc", "k_occ", "k_card",
-        "sup", "mark", "rec",
+        "sup", "mark", "rec", "bel_asg", "bel_pub", "bel_pair", "bel_priv", "bel_w", "bel_team",
+        "bel_minor", "bel_fresh", "bel_conf", "bel_one", "bel_ctx", "bmem", "bscore", "bscr", "bout",
     ],
 )
 
 N_OPTS = 512
-N_BPARAM = 8
 
 
 @njit(cache=True)
@@ -96,6 +119,21 @@ def new_state_nb(log_cap, script):
         np.zeros(MAX_PLAYERS, np.int8),
         np.zeros(N_CARDS, np.int8),
         np.zeros(N_REC, np.int32),
+        np.zeros(A_MAX, np.int32),
+        np.zeros(A_MAX, np.float64),
+        np.zeros((MAX_PLAYERS, MAX_PLAYERS), np.float64),
+        np.zeros((MAX_PLAYERS, A_MAX), np.float64),
+        np.zeros((MAX_PLAYERS, A_MAX), np.float64),
+        np.full((MAX_PLAYERS, MAX_PLAYERS), 0.5, np.float64),
+        np.zeros(MAX_PLAYERS, np.float64),
+        np.zeros(MAX_PLAYERS, np.bool_),
+        np.ones((MAX_PLAYERS, N_CARDS), np.float64),
+        np.ones(N_CARDS, np.float64),
+        np.full(N_CTX, -1, np.int32),
+        np.zeros((MAX_PLAYERS, N_BMEM), np.int32),
+        np.zeros(2 * N_OPTS, np.float64),
+        np.zeros(N_SCR, np.float64),
+        np.zeros(3, np.int32),
     )
 
 
@@ -148,6 +186,10 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
     """
     seed_stream_nb(st.rs, seed, config_id, game)
     reset_scalars_nb(st, n, turn_cap, drink_on, debug)
+    st.sc[SC.N_ASG] = reset_beliefs_nb(n, st.bel_asg, st.bel_pub, st.bel_pair, st.bel_priv, st.bel_w,
+                                       st.bel_team, st.bel_minor, st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem)
+    # the observer runs when a bot reads beliefs, or when the log is kept (traces show beliefs)
+    st.sc[SC.BELIEFS] = 1 if (st.log.shape[0] > 0 or wants_beliefs_nb(st.bot, n)) else 0
     rs = st.rs
     st.hand_n[:] = 0
     st.occ_up[:] = False

@@ -1,0 +1,366 @@
+"""The turn's action (R3) for the heuristic bots: declare, trade, attack or pass.
+
+Every legal option gets a score in "points" from the seat's view (values.py), the best
+wins (ties and the ``noise`` parameter broken with the game's stream). A declaration is
+taken whenever its estimated chance of success clears the seat's threshold; the plan of
+whom to name is kept in the seat's memory for the DECL_NAME decisions that follow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DK, OC
+from ..rng import uniform_nb
+from .beliefs import joint_teammates_nb
+from .params import (
+    M_CLAIR_DN,
+    M_CLAIR_TOP,
+    M_DECL_NAMED,
+    M_LAST_CARD,
+    M_LAST_TARGET,
+    M_REJECTED,
+    P_AGGRESSION,
+    P_CONSOLIDATE,
+    P_DECLARE_THRESHOLD,
+    P_DRAW_VALUE,
+    P_INFO_VALUE,
+    P_NOISE,
+    P_PASS_BIAS,
+    P_URGENCY,
+)
+from .reasons import (
+    R_ATTACK_DRAW,
+    R_ATTACK_LEARN,
+    R_ATTACK_TAKE,
+    R_DECLARE_DRINK,
+    R_DECLARE_LOGE,
+    R_DECLARE_SURE,
+    R_DECLARE_TEAM,
+    R_NAME,
+    R_NAME_DONE,
+    R_PASS,
+    R_TRADE_ALLY,
+    R_TRADE_BAG,
+    R_TRADE_DENY,
+    R_TRADE_EFFECT,
+    R_TRADE_INFO,
+    R_TRADE_PEARL,
+    R_TRADE_PRIVILEGE,
+    R_TRADE_SPARE,
+)
+from .values import (
+    C_COAT,
+    C_DAGGER,
+    C_GLOVES,
+    C_MIRROR,
+    C_MONOCLE,
+    C_PEARL,
+    C_PRIVILEGE,
+    C_SEXTANT,
+    C_TOME,
+    CAND_CNT,
+    CAND_P,
+    EVM,
+    EVT,
+    MY_FUT,
+    MY_NOW,
+    MY_THEIRS,
+    SLOT,
+    TM,
+    future_team_nb,
+    give_value_nb,
+    has_effect_nb,
+    is_bag_nb,
+    keep_value_nb,
+    now_team_nb,
+    draw_value_nb,
+    pick_best_nb,
+    prep_nb,
+)
+
+REASON_AT = 512  # v.score[REASON_AT + i]: reason code of option i (options never exceed 512)
+BOT_SMART_MODE = 3  # dispatch.BOT_SMART (joint team beliefs); other modes multiply marginals
+
+
+# ------------------------------------------------------------------ declarations (R6, R7)
+@njit(cache=True)
+def plan_declaration_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need,
+                        own, scr):
+    """Best set of teammates to name so that our victory items reach ``need`` (own items
+    ``own``): returns (P(success), bitmask). Only items last seen at a seat count; P is
+    P(all named are teammates) x P(every counted item is still there)."""
+    for p in range(n):
+        scr[CAND_CNT + p] = 0.0
+        scr[CAND_P + p] = 1.0
+    cmask = 0
+    for c in range(8):
+        h = k_card[c]
+        if h >= 0 and h < n and h != me and now_team_nb(c, bags_open) == team and conf[c] > 0.05:
+            scr[CAND_CNT + h] += 1.0
+            scr[CAND_P + h] *= conf[c]
+            cmask |= 1 << int(h)
+    if own >= need:
+        return 1.0, 0
+    best = 0.0
+    best_mask = 0
+    sub = cmask
+    while sub:
+        cnt = own
+        pi = 1.0
+        for p in range(n):
+            if (sub >> p) & 1:
+                cnt += scr[CAND_CNT + p]
+                pi *= scr[CAND_P + p]
+        if cnt >= need:
+            if mode == BOT_SMART_MODE:
+                pj = joint_teammates_nb(n, me, na, asg, w, k_assoc, sub)
+            else:
+                pj = 1.0
+                for p in range(n):
+                    if (sub >> p) & 1:
+                        pj *= tm[p]
+            pr = pj * pi
+            if pr > best:
+                best = pr
+                best_mask = sub
+        sub = (sub - 1) & cmask
+    return best, best_mask
+
+
+# ------------------------------------------------------------------ trades (R4)
+@njit(cache=True)
+def trade_score_nb(t, c, me, team, deck_n, bags_open, k_assoc_t, hand_n_t, occ_used, rejected, clair_top_ok,
+                   scr, par):
+    """(score, reason) of offering card c to seat t."""
+    tm = scr[TM + t]
+    gv = give_value_nb(c, t, team, bags_open, scr, par[P_CONSOLIDATE])
+    kv = 0.0
+    if future_team_nb(c) < 0:
+        kv = keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
+    eff = 0.0
+    reason = R_TRADE_SPARE
+    if has_effect_nb(c, bags_open):
+        if c == C_MONOCLE:
+            if k_assoc_t < 0:
+                eff = par[P_INFO_VALUE] * 4.0 * tm * (1.0 - tm)
+            reason = R_TRADE_INFO
+        elif c == C_PRIVILEGE:
+            eff = 0.25 * par[P_INFO_VALUE] * (0.3 + scr[SLOT + t] / max(1.0, hand_n_t))
+            eff += 0.5 * (scr[EVM + t] + scr[EVT + t])
+            reason = R_TRADE_PRIVILEGE
+        elif is_bag_nb(c):
+            if deck_n > 0:
+                eff = draw_value_nb(par[P_DRAW_VALUE], deck_n, scr) + (3.0 if clair_top_ok else 0.0)
+            reason = R_TRADE_BAG
+        elif c == C_TOME:
+            eff = 1.0 if occ_used else -0.1
+            reason = R_TRADE_EFFECT
+        elif c == C_COAT:
+            eff = 0.8 if occ_used else 0.1
+            reason = R_TRADE_EFFECT
+        elif c == C_SEXTANT:
+            eff = 0.1
+            reason = R_TRADE_EFFECT
+    f = future_team_nb(c)
+    if f >= 0 and not (is_bag_nb(c) and reason == R_TRADE_BAG and eff > 0.0):
+        reason = R_TRADE_ALLY if f == team else R_TRADE_DENY
+    if c == C_PEARL:
+        reason = R_TRADE_PEARL
+    forced = c == C_PEARL or c == C_MIRROR
+    if forced:
+        pacc = 1.0
+    else:
+        pacc = 0.45 + 0.4 * tm
+        if (rejected >> t) & 1:
+            pacc *= 0.3
+    ret = 0.6 * (2.0 * tm - 1.0)  # what comes back: a teammate helps, an opponent dumps
+    return pacc * (gv + eff + ret - kv), reason
+
+
+# ------------------------------------------------------------------ attacks (R5)
+@njit(cache=True)
+def best_giveback_nb(t, me, team, bags_open, deck_n, occ_used, k_card, scr, par):
+    """Value (usually <= 0) of the card I would rather hand to seat t among my own."""
+    best = -1e9
+    for c in range(21):
+        if k_card[c] == me:
+            s = give_value_nb(c, t, team, bags_open, scr, par[P_CONSOLIDATE])
+            if future_team_nb(c) < 0:
+                s -= keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
+            best = max(best, s)
+    return min(best, 0.0)
+
+
+@njit(cache=True)
+def attack_score_nb(t, me, n, deck_n, k_assoc, k_occ, k_card, conf, occ_up, hand_n, giveback, scr, par):
+    """(score, reason) of attacking seat t; ``giveback`` is the value of the best card I would
+    hand back if I took the only item of t."""
+    tm = scr[TM + t]
+    opp = 1.0 - tm
+    # strengths (R5.1, R8, R9): what I know I can add, what I know they can add
+    sa = 1.0
+    if k_card[C_DAGGER] == me:
+        sa += 1.0
+    my_occ = k_occ[me]
+    if my_occ == OC.THUG:
+        sa += 1.0
+    if my_occ == OC.DUELIST and not occ_up[me]:
+        sa += 0.5
+    sd = 1.0
+    if k_card[C_GLOVES] == t:
+        sd += conf[C_GLOVES]
+    o = k_occ[t]
+    if o == OC.GRAND_MASTER:
+        sd += 1.0
+    elif o == OC.DUELIST and not occ_up[t]:
+        sd += 0.5
+    elif o < 0:
+        sd += 0.15
+    sup = 0.0
+    for q in range(n):
+        if q != me and q != t:
+            sup += 0.5 * (2.0 * scr[TM + q] - 1.0) * (1.0 - 2.0 * tm)
+    m = sa - sd + sup
+    pt = 0.45 * np.exp(-abs(m))
+    sg = 1.0 / (1.0 + np.exp(-1.5 * m))
+    pw = (1.0 - pt) * sg
+    pl = (1.0 - pt) * (1.0 - sg)
+    info = par[P_INFO_VALUE]
+    look = 0.0
+    if k_assoc[t] < 0:
+        look = info * 4.0 * tm * opp
+    if k_occ[t] < 0:
+        look += 0.1 * info
+    em = min(1.0, scr[EVM + t])
+    et = min(1.0, scr[EVT + t])
+    items = opp * (6.0 * em + 3.0 * et * (1.0 - em)) + 0.2
+    if hand_n[t] == 1:  # taking their only item means giving one of mine back (R5.8)
+        items += giveback
+    gain = max(look, items)
+    tie = 0.8 * draw_value_nb(par[P_DRAW_VALUE], deck_n, scr)
+    # losing to an opponent: they look at me, or take the best item I hold
+    cost = opp * (0.5 + 2.5 * min(1.0, scr[MY_FUT]) + 1.0 * min(1.0, scr[MY_THEIRS]))
+    s = par[P_AGGRESSION] * (pw * gain + pt * tie - pl * cost) - 0.3
+    reason = R_ATTACK_TAKE if items >= look else R_ATTACK_LEARN
+    if pt * tie > pw * gain:
+        reason = R_ATTACK_DRAW
+    return s, reason
+
+
+# ------------------------------------------------------------------ the action
+@njit(cache=True)
+def choose_action_nb(v):
+    """Index of the chosen ACTION option (R3), with the reason in v.out."""
+    n = v.n
+    me = v.me
+    team = v.team
+    par = v.par
+    scr = v.scr
+    score = v.score
+    mem = v.mem
+    prep_nb(me, team, n, v.deck_n, v.bags_open, v.k_card, v.conf, v.hand_n, v.tm, scr)
+    occ_used = v.occ_up[me]
+    thr = par[P_DECLARE_THRESHOLD] - par[P_URGENCY] * v.turn / 100.0
+    thr = max(thr, 0.5)
+    noise = par[P_NOISE]
+    clair_ok = False
+    top = mem[M_CLAIR_TOP]
+    if top >= 0 and mem[M_CLAIR_DN] == v.deck_n and v.deck_n > 0:
+        clair_ok = future_team_nb(top) == team or top == 20
+    own = scr[MY_NOW]
+    p_team = -1.0
+    m_team = 0
+    p_drink = -1.0
+    m_drink = 0
+    for i in range(v.n_opts):
+        o = v.opts[i]
+        act = o // ACT_MUL
+        t = (o % ACT_MUL) // 32
+        c = o % 32
+        s = -1e9
+        r = R_PASS
+        if act == ACT_TRADE:
+            s, r = trade_score_nb(t, c, me, team, v.deck_n, v.bags_open, v.k_assoc[t], v.hand_n[t], occ_used,
+                                  mem[M_REJECTED], clair_ok, scr, par)
+        elif act == ACT_ATTACK:
+            gb = best_giveback_nb(t, me, team, v.bags_open, v.deck_n, occ_used, v.k_card, scr, par)
+            s, r = attack_score_nb(t, me, n, v.deck_n, v.k_assoc, v.k_occ, v.k_card, v.conf, v.occ_up, v.hand_n,
+                                   gb, scr, par)
+        elif act == ACT_DECLARE:
+            dk = o % ACT_MUL
+            if dk == DK.LOGE:
+                s = 1e6  # legal only when it holds (the engine checks the hand): a sure win
+                r = R_DECLARE_LOGE
+            else:
+                need = 3 if dk == DK.TEAM else 2
+                pr, mask = plan_declaration_nb(me, n, team, v.bags_open, v.k_card, v.conf, v.k_assoc, v.tm,
+                                               v.w, v.asg, v.na, v.mode, need, own, scr)
+                if dk == DK.DRINK:
+                    pr *= v.minor
+                    p_drink = pr
+                    m_drink = mask
+                else:
+                    p_team = pr
+                    m_team = mask
+                if pr >= thr:
+                    s = 1e3 * pr
+                    if dk == DK.DRINK:
+                        r = R_DECLARE_DRINK
+                    elif mask == 0:
+                        r = R_DECLARE_SURE
+                    else:
+                        r = R_DECLARE_TEAM
+        else:
+            s = par[P_PASS_BIAS]
+        if noise > 0.0 and s > -1e8 and s < 1e2:
+            s += noise * uniform_nb(v.rs)
+        score[i] = s
+        score[REASON_AT + i] = r  # the reason of each option, beside its score
+    i = pick_best_nb(score, v.n_opts, v.rs)
+    o = v.opts[i]
+    act = o // ACT_MUL
+    r = int(score[REASON_AT + i])
+    v.out[0] = r
+    v.out[1] = -1
+    v.out[2] = -1
+    if act == ACT_TRADE:
+        v.out[1] = (o % ACT_MUL) // 32
+        v.out[2] = o % 32
+        mem[M_LAST_TARGET] = v.out[1]
+        mem[M_LAST_CARD] = v.out[2]
+    elif act == ACT_ATTACK:
+        v.out[1] = (o % ACT_MUL) // 32
+    elif act == ACT_DECLARE:
+        dk = o % ACT_MUL
+        if dk == DK.DRINK:
+            mem[M_DECL_NAMED] = m_drink
+            v.out[2] = int(100 * p_drink)
+        elif dk == DK.TEAM:
+            mem[M_DECL_NAMED] = m_team
+            v.out[2] = int(own) if m_team == 0 else int(100 * p_team)
+        else:
+            mem[M_DECL_NAMED] = 0
+    return i
+
+
+@njit(cache=True)
+def choose_decl_name_nb(v):
+    """DECL_NAME (R6.2): name the next planned teammate, then -1."""
+    plan = v.mem[M_DECL_NAMED]
+    for i in range(v.n_opts):
+        q = v.opts[i]
+        if q >= 0 and (plan >> q) & 1:
+            v.out[0] = R_NAME
+            v.out[1] = q
+            v.out[2] = -1
+            return i
+    for i in range(v.n_opts):
+        if v.opts[i] < 0:
+            v.out[0] = R_NAME_DONE
+            v.out[1] = -1
+            v.out[2] = -1
+            return i
+    v.out[0] = R_NAME_DONE
+    return 0

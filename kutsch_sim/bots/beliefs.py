@@ -1,0 +1,430 @@
+"""Bot beliefs: who is on my team (exact over team assignments) and where items are.
+
+Team beliefs (issue 3 item 2). A *team assignment* is a bitmask over seats, bit p set when
+seat p is in the Order. At even N every assignment with N/2 Order seats is possible; at odd
+N the card in the box is either team, so assignments with (N-1)/2 or (N+1)/2 Order seats
+are possible, all equally likely a priori (R2.2). There are at most C(10,5) = 252
+(``A_MAX``), listed once per game in ``bel_asg``.
+
+Evidence is a log-likelihood per assignment:
+
+* public soft evidence (supports, attacks, offers, accepted and rejected trades, Priest,
+  Doctor, Poison Mixer) is the same for every seat, so it is kept once, in ``bel_pub[a]``,
+  as pairwise terms ``w * [p and q on the same team]`` (each pair's total saturated, see
+  :func:`pair_nb`, kept in ``bel_pair``); a seat weighs it by its own ``soft_trust``.
+* private soft evidence (a victory item of my colour handed to me, a Black Pearl pushed on
+  me) goes to that seat's row ``bel_priv[s, a]``.
+* hard evidence is the seat's own knowledge row ``k_assoc[s]`` (its own card, Monocle,
+  fight looks), kept by the engine: assignments that contradict it get weight 0.
+
+:func:`refresh_nb` turns this into ``bel_team[s, p]`` = P(p is on s's team) and
+``bel_minor[s]`` = P(s's team is the minority) (odd N: the Drink of Power, R7), and keeps
+the normalised weights in ``bel_w[s]`` for joint questions ("are all of these my
+teammates?"). It runs lazily: only for a seat that is about to decide and whose evidence
+changed (``bel_fresh``). Cost per refresh: one exp per assignment consistent with the
+seat's hard evidence (10 at 6 players, 126 at 10).
+
+Item beliefs. The engine keeps ``k_card[s, c]``, the seat where s last saw card c.
+``bel_conf[s, c]`` is s's probability that c is still there: each time the holder passes
+an unseen card on (trade, gift, Sextant, fight take, Priest), it drops by the chance that
+this was the card, (h-1)/h for a hand of h.
+
+:func:`observe_nb` is called by ``engine.log.log_nb`` for every event type in
+``OBSERVED_MASK`` and updates every seat from what *that seat* sees: public events for
+all, private fields (cards in a trade, a draw, a look) only for the seats involved.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..enums import EV, MAX_PLAYERS, N_CARDS, ORDER, SIDE_ATT, SIDE_DEF, SRC
+from .params import M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM
+from .values import C_DAGGER, C_GLOVES, C_KNIVES, C_PEARL, C_RING, C_WHIP, ckind_nb, future_team_nb
+
+A_MAX = 252  # C(10, 5): the most team assignments at any player count
+
+# weights of soft evidence (log-likelihood ratio per unit of soft_trust)
+W_SUPPORT = 0.7  # a supporter is with the side it supports and against the other
+W_BONUS = 0.3  # a supporter also plays a support card / the Bodyguard
+W_ATTACK = 0.25  # attackers mostly attack opponents (or unknowns, to look)
+W_OFFER = 0.15  # a free offer: items go towards believed teammates
+W_ACCEPT = 0.1
+W_REJECT = 0.1
+W_PRIEST = 0.5  # the Priest protects the defender from the attacker
+W_DOCTOR = 0.5  # the Doctor protects the loser from the winner
+W_MIXER = 1.0  # the Poison Mixer names its side the winner
+S_PAIR = 1.5  # saturation of the soft evidence about one pair of seats (see pair_nb)
+W_GIFT = 0.7  # private: a victory item of my colour handed to me (or a Black Pearl, negative)
+
+# fight context kept by the observer (bel_ctx)
+X_ATT = 0
+X_DEF = 1
+X_WON = 2
+X_DIPLO_NAME = 3
+N_CTX = 4
+
+OBSERVED = (
+    EV.ATTACK, EV.SUPPORT, EV.BONUS, EV.MIXER, EV.RESULT, EV.DOCTOR, EV.PRIEST, EV.OFFER,
+    EV.ACCEPT, EV.REJECT, EV.ANNOUNCE, EV.SEE_ITEMS, EV.SEE_ASSOC, EV.DRAW, EV.PASS_ON, EV.GIVE,
+    EV.TAKE, EV.GIVE_BACK, EV.RING, EV.CLAIR, EV.DIPLO, EV.DIPLO_MISS,
+)
+OBSERVED_MASK = 0
+for _t in OBSERVED:
+    OBSERVED_MASK |= 1 << _t
+del _t
+
+
+# ------------------------------------------------------------------ assignments
+@njit(cache=True)
+def popcount_nb(x):
+    k = 0
+    while x:
+        x &= x - 1
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def make_assignments_nb(n, asg):
+    """Write every possible team assignment at n players into asg (bit p = seat p is in
+    the Order); return how many (R2.2: equal teams at even n, either team one short at odd n)."""
+    k = 0
+    for m in range(1 << n):
+        c = popcount_nb(m)
+        if (n % 2 == 0 and 2 * c == n) or (n % 2 == 1 and (2 * c == n - 1 or 2 * c == n + 1)):
+            asg[k] = m
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def reset_beliefs_nb(n, asg, pub, pair, priv, w, team, minor, fresh, conf, ctx, bmem):
+    """Fresh beliefs for a new game of n players (called from set-up). Returns the number
+    of assignments."""
+    na = make_assignments_nb(n, asg)
+    for i in range(na):
+        pub[i] = 0.0
+    for s in range(MAX_PLAYERS):
+        for i in range(na):
+            priv[s, i] = 0.0
+            w[s, i] = 0.0
+        for p in range(MAX_PLAYERS):
+            team[s, p] = 0.5
+            pair[s, p] = 0.0
+        team[s, s] = 1.0
+        minor[s] = 0.0
+        fresh[s] = False
+        for c in range(N_CARDS):
+            conf[s, c] = 1.0
+        for j in range(N_BMEM):
+            bmem[s, j] = 0
+        bmem[s, M_CLAIR_TOP] = -1
+        bmem[s, M_CLAIR_DN] = -1
+    for j in range(N_CTX):
+        ctx[j] = -1
+    return na
+
+
+# ------------------------------------------------------------------ posterior
+@njit(cache=True)
+def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
+    """Seat ``me``'s posterior: writes w[0:na] (normalised weights), team[0:n] (P same team
+    as me) and minor[me] (P my team is the minority, odd n). ``priv``, ``kas``, ``w`` and
+    ``team`` are the seat's rows; ``kas`` its knowledge of associations (hard evidence)."""
+    kmask = 0
+    kval = 0
+    for p in range(n):
+        if kas[p] >= 0:
+            kmask |= 1 << p
+            if kas[p] == ORDER:
+                kval |= 1 << p
+    full = (1 << n) - 1
+    mine_order = (kval >> int(me)) & 1
+    mx = -1e300
+    for i in range(na):
+        a = asg[i]
+        if (a ^ kval) & kmask:
+            w[i] = -1e300
+        else:
+            lw = trust * pub[i] + priv[i]
+            w[i] = lw
+            mx = max(mx, lw)
+    for p in range(n):
+        team[p] = 0.0
+    z = 0.0
+    zm = 0.0
+    small = (n - 1) // 2
+    for i in range(na):
+        if w[i] <= -1e299:
+            w[i] = 0.0
+            continue
+        e = np.exp(w[i] - mx)
+        w[i] = e
+        z += e
+        same = asg[i] if mine_order == 1 else (~asg[i]) & full
+        k = 0
+        for p in range(n):
+            if (same >> p) & 1:
+                team[p] += e
+                k += 1
+        if n % 2 == 1 and k == small:
+            zm += e
+    inv = 1.0 / z
+    for i in range(na):
+        w[i] *= inv
+    for p in range(n):
+        team[p] *= inv
+    minor[me] = zm * inv if n % 2 == 1 else 0.0
+
+
+@njit(cache=True)
+def hard_beliefs_nb(n, me, kas, team, minor):
+    """Beliefs from hard knowledge only (the greedy bot): 1 known teammate, 0 known
+    opponent, 0.5 unknown; the minority at its prior ((N-1)/2 of the other N cards)."""
+    mine = kas[me]
+    for p in range(n):
+        if kas[p] < 0:
+            team[p] = 0.5
+        else:
+            team[p] = 1.0 if kas[p] == mine else 0.0
+    minor[me] = ((n - 1) // 2) / n if n % 2 == 1 else 0.0
+
+
+@njit(cache=True)
+def joint_teammates_nb(n, me, na, asg, w, kas, named):
+    """P(every seat in bitmask ``named`` is on my team), from the seat's weights w."""
+    mine_order = kas[me] == ORDER
+    full = (1 << n) - 1
+    tot = 0.0
+    for i in range(na):
+        if w[i] <= 0.0:
+            continue
+        same = asg[i] if mine_order else (~asg[i]) & full
+        if (same & named) == named:
+            tot += w[i]
+    return tot
+
+
+# ------------------------------------------------------------------ evidence
+@njit(cache=True)
+def pair_nb(pub, pair, asg, na, p, q, wt):
+    """Evidence wt (log-likelihood ratio) that p and q are on the same team. A pair's total
+    is saturated, S_PAIR * tanh(total / S_PAIR): behaviour is correlated (seats act on
+    beliefs built from each other's behaviour), so no amount of it about one pair is worth
+    more than a likelihood ratio of e^S_PAIR. The change of the saturated total is added to
+    every assignment where p and q are together."""
+    if p == q or p < 0 or q < 0:
+        return
+    old = S_PAIR * np.tanh(pair[p, q] / S_PAIR)
+    pair[p, q] += wt
+    pair[q, p] = pair[p, q]
+    dw = S_PAIR * np.tanh(pair[p, q] / S_PAIR) - old
+    for i in range(na):
+        a = asg[i]
+        if ((a >> p) ^ (a >> q)) & 1 == 0:
+            pub[i] += dw
+
+
+@njit(cache=True)
+def side_nb(pub, pair, asg, na, s, x, y, wt):
+    """Seat s sides with x against y: evidence wt that s is with x, and against being with y."""
+    if s == x or s == y or x < 0 or y < 0:
+        return
+    pair_nb(pub, pair, asg, na, s, x, wt)
+    pair_nb(pub, pair, asg, na, s, y, -wt)
+
+
+@njit(cache=True)
+def stale_all_nb(fresh, n):
+    for s in range(n):
+        fresh[s] = False
+
+
+@njit(cache=True)
+def decay_nb(conf, k_card, n, p, keep, x, y):
+    """Seats other than x and y saw p pass on one unseen card: what they placed at p is
+    there with probability ``keep`` less."""
+    for s in range(n):
+        if s == x or s == y:
+            continue
+        for c in range(N_CARDS):
+            if k_card[s, c] == p:
+                conf[s, c] *= keep
+
+
+@njit(cache=True)
+def gift_nb(priv, asg, na, fresh, k_assoc, r, g, c, wt):
+    """Private evidence for receiver r of card c from giver g: a victory item of r's colour
+    says g thinks r is a teammate (so g likely is one); a Black Pearl says the opposite."""
+    if r < 0 or g < 0 or r == g:
+        return
+    mine = k_assoc[r, r]
+    f = future_team_nb(c)
+    v = 0.0
+    if f >= 0 and f == mine:
+        v = wt
+    elif c == C_PEARL:
+        v = -wt
+    if v == 0.0:
+        return
+    for i in range(na):
+        a = asg[i]
+        if ((a >> r) ^ (a >> g)) & 1 == 0:
+            priv[r, i] += v
+    fresh[r] = False
+
+
+@njit(cache=True)
+def bonus_card_nb(src):
+    if src == SRC.DAGGER:
+        return C_DAGGER
+    if src == SRC.GLOVES:
+        return C_GLOVES
+    if src == SRC.KNIVES:
+        return C_KNIVES
+    if src == SRC.WHIP:
+        return C_WHIP
+    return -1
+
+
+@njit(cache=True)
+def name_matches_nb(c, name, bags_open):
+    """Does card c answer to the item name ``name`` (as the Diplomat names it, R8)?"""
+    k = ckind_nb(c)
+    if bags_open == 0:
+        if name == 2:  # "Secret Bag" (named by BAG_KEY while the deck has cards)
+            return k == 2 or k == 3
+        return k == name
+    if name == 0:
+        return k == 0 or k == 2
+    if name == 1:
+        return k == 1 or k == 3
+    return k == name
+
+
+@njit(cache=True)
+def observe_nb(n, na, bags_open, asg, pub, pair, priv, fresh, conf, ctx, bmem, k_card, k_assoc, hand_n,
+               typ, a, b, c, d):
+    """Update every seat's beliefs after event (typ, a, b, c, d); see the module doc.
+    Mutates pub, pair, priv, fresh, conf, ctx, bmem (never the engine's arrays)."""
+    if typ == EV.ATTACK:
+        ctx[X_ATT] = a
+        ctx[X_DEF] = b
+        ctx[X_WON] = -1
+        pair_nb(pub, pair, asg, na, a, b, -W_ATTACK)
+        stale_all_nb(fresh, n)
+    elif typ == EV.SUPPORT:
+        x = ctx[X_ATT] if b == SIDE_ATT else ctx[X_DEF]
+        y = ctx[X_DEF] if b == SIDE_ATT else ctx[X_ATT]
+        side_nb(pub, pair, asg, na, a, x, y, W_SUPPORT)
+        stale_all_nb(fresh, n)
+    elif typ == EV.BONUS:
+        cc = bonus_card_nb(b)
+        if cc >= 0:
+            for s in range(n):
+                conf[s, cc] = 1.0
+        if a != ctx[X_ATT] and a != ctx[X_DEF]:
+            x = ctx[X_ATT] if c == SIDE_ATT else ctx[X_DEF]
+            y = ctx[X_DEF] if c == SIDE_ATT else ctx[X_ATT]
+            side_nb(pub, pair, asg, na, a, x, y, W_BONUS)
+            stale_all_nb(fresh, n)
+    elif typ == EV.RING:
+        for s in range(n):
+            conf[s, C_RING] = 1.0
+    elif typ == EV.MIXER:
+        x = ctx[X_ATT] if b == SIDE_ATT else ctx[X_DEF]
+        y = ctx[X_DEF] if b == SIDE_ATT else ctx[X_ATT]
+        side_nb(pub, pair, asg, na, a, x, y, W_MIXER)
+        stale_all_nb(fresh, n)
+    elif typ == EV.RESULT:
+        ctx[X_WON] = c
+    elif typ == EV.DOCTOR:
+        won = ctx[X_WON]
+        if won == SIDE_ATT or won == SIDE_DEF:
+            loser = ctx[X_DEF] if won == SIDE_ATT else ctx[X_ATT]
+            winner = ctx[X_ATT] if won == SIDE_ATT else ctx[X_DEF]
+            side_nb(pub, pair, asg, na, a, loser, winner, W_DOCTOR)
+            stale_all_nb(fresh, n)
+    elif typ == EV.PRIEST:
+        # priest a stopped attacker b (who gave card c, -1 if none); logged after the move
+        if ctx[X_DEF] >= 0:
+            if a == ctx[X_DEF]:
+                pair_nb(pub, pair, asg, na, a, b, -W_PRIEST)
+            else:
+                side_nb(pub, pair, asg, na, a, ctx[X_DEF], b, W_PRIEST)
+            stale_all_nb(fresh, n)
+        if c >= 0:
+            h = hand_n[b]
+            decay_nb(conf, k_card, n, b, h / (h + 1.0), a, b)
+            conf[a, c] = 1.0
+            conf[b, c] = 1.0
+    elif typ == EV.OFFER:
+        if d == 0:
+            pair_nb(pub, pair, asg, na, a, b, W_OFFER)
+            stale_all_nb(fresh, n)
+        conf[b, c] = 1.0
+        gift_nb(priv, asg, na, fresh, k_assoc, b, a, c, W_GIFT)
+    elif typ == EV.ACCEPT:
+        pair_nb(pub, pair, asg, na, a, b, W_ACCEPT)
+        stale_all_nb(fresh, n)
+        bmem[a, M_REJECTED] &= ~(1 << b)
+        h = hand_n[a]
+        decay_nb(conf, k_card, n, a, (h - 1.0) / h, a, b)
+        h = hand_n[b]
+        decay_nb(conf, k_card, n, b, (h - 1.0) / h, a, b)
+        conf[a, c] = 1.0
+        conf[b, c] = 1.0
+        conf[a, d] = 1.0
+        conf[b, d] = 1.0
+        gift_nb(priv, asg, na, fresh, k_assoc, a, b, d, W_GIFT)
+    elif typ == EV.REJECT:
+        pair_nb(pub, pair, asg, na, a, b, -W_REJECT)
+        stale_all_nb(fresh, n)
+        bmem[a, M_REJECTED] |= 1 << b
+    elif typ == EV.ANNOUNCE:
+        for s in range(n):
+            conf[s, b] = 1.0
+    elif typ == EV.SEE_ITEMS:
+        for cc in range(N_CARDS):
+            if (c >> cc) & 1:
+                if a >= 0:
+                    conf[a, cc] = 1.0
+                else:
+                    for s in range(n):
+                        conf[s, cc] = 1.0
+    elif typ == EV.SEE_ASSOC:
+        fresh[a] = False
+    elif typ == EV.DRAW:
+        conf[a, b] = 1.0
+    elif typ == EV.PASS_ON or typ == EV.GIVE:
+        h = hand_n[a]
+        keep = (h - 1.0) / h if typ == EV.PASS_ON else h / (h + 1.0)
+        decay_nb(conf, k_card, n, a, keep, a, b)
+        conf[a, c] = 1.0
+        conf[b, c] = 1.0
+        gift_nb(priv, asg, na, fresh, k_assoc, b, a, c, W_GIFT * 0.5)
+    elif typ == EV.TAKE:
+        if c >= 0:  # logged before the move: b still holds h cards
+            h = hand_n[b]
+            decay_nb(conf, k_card, n, b, (h - 1.0) / h, a, b)
+            conf[a, c] = 1.0
+            conf[b, c] = 1.0
+    elif typ == EV.GIVE_BACK:
+        h = hand_n[a]
+        decay_nb(conf, k_card, n, a, h / (h + 1.0), a, b)
+        conf[a, c] = 1.0
+        conf[b, c] = 1.0
+    elif typ == EV.CLAIR:
+        bmem[a, M_CLAIR_TOP] = b
+        bmem[a, M_CLAIR_DN] = d
+    elif typ == EV.DIPLO:
+        ctx[X_DIPLO_NAME] = c
+    elif typ == EV.DIPLO_MISS:
+        # everyone learns the target holds no item of the named kind
+        name = ctx[X_DIPLO_NAME]
+        for s in range(n):
+            for cc in range(N_CARDS):
+                if k_card[s, cc] == b and s != b and name_matches_nb(cc, name, bags_open):
+                    conf[s, cc] = 0.0

@@ -1,0 +1,71 @@
+"""What the bots believed at the end of a game, next to the truth (issue 3 item 5).
+
+Python side only: reads the belief arrays :func:`kutsch_sim.api.play_game` returns with
+a :class:`~kutsch_sim.api.GameResult` (``beliefs[s, p]`` = P(p is on s's team) as seat s's
+bot believes, ``minority_beliefs[s]`` = P(s's team is the minority)).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..enums import REC, TEAM_NAMES
+
+
+def beliefs_at_end(result) -> pd.DataFrame:
+    """One row per (seat, other seat): the seat's P(other is a teammate) and the truth.
+
+    Columns: seat, bot, team, other, p_teammate, teammate (truth), error (|p - truth|),
+    p_minority (the seat's belief that its team is the minority, odd N; NaN at even N),
+    minority (truth)."""
+    if result.beliefs is None:
+        raise ValueError("this GameResult carries no beliefs (play it with api.play_game)")
+    cfg = result.config
+    n = cfg.players
+    teams = [int(result.record[REC.TEAM0 + p]) for p in range(n)]
+    minority = int(result.record[REC.MINORITY])
+    rows = []
+    for s in range(n):
+        for p in range(n):
+            if p == s:
+                continue
+            prob = float(result.beliefs[s, p])
+            truth = teams[p] == teams[s]
+            rows.append({
+                "seat": s,
+                "bot": cfg.bots[s],
+                "team": TEAM_NAMES[teams[s]],
+                "other": p,
+                "p_teammate": prob,
+                "teammate": truth,
+                "error": abs(prob - float(truth)),
+                "p_minority": float(result.minority_beliefs[s]) if n % 2 else float("nan"),
+                "minority": (teams[s] == minority) if n % 2 else False,
+            })
+    return pd.DataFrame(rows)
+
+
+def format_beliefs(result) -> str:
+    """A small table: each seat's belief (percent) that each other seat is a teammate, with
+    the truth marked (``*`` = really a teammate)."""
+    df = beliefs_at_end(result)
+    n = result.config.players
+    head = "seat  bot      team         " + " ".join(f"{p:>5d}" for p in range(n))
+    if n % 2:
+        head += "  minority"
+    lines = ["Beliefs at the end (P teammate %, * = truly a teammate):", head]
+    for s in range(n):
+        sub = df[df.seat == s].set_index("other")
+        cells = []
+        for p in range(n):
+            if p == s:
+                cells.append("    -")
+            else:
+                r = sub.loc[p]
+                cells.append(f"{100 * r.p_teammate:4.0f}" + ("*" if r.teammate else " "))
+        r0 = sub.iloc[0]
+        line = f"{s:>4d}  {r0.bot:<8s} {r0.team:<12s} " + " ".join(cells)
+        if n % 2:
+            line += f"  {100 * r0.p_minority:4.0f}%" + (" (is)" if r0.minority else " (isn't)")
+        lines.append(line)
+    return "\n".join(lines)

@@ -1,0 +1,57 @@
+"""Bot parameter slots and bot-memory slots (shared by the kernels and ``profiles.py``).
+
+A seat's parameters are one row ``st.bparam[seat]`` (float64[N_BPARAM]); the names below
+are the column names of ``data/bots.csv``. Every parameter is a plain number so that a
+table can tune a profile without touching code.
+"""
+
+from __future__ import annotations
+
+N_BPARAM = 16
+
+# bot ids (STYLE 7: the policy is chosen by an integer, never a function object)
+BOT_RANDOM = 0  # uniform over the legal options
+BOT_FIRST = 1  # always the first option: "no", pass, reject, neutral ... (tests, scripts)
+BOT_GREEDY = 2  # heuristic play from hard knowledge only (no soft evidence, no minority reasoning)
+BOT_SMART = 3  # heuristic play from full beliefs (bots.beliefs)
+BOT_NAMES = ("random", "first", "greedy", "smart")
+
+# ----------------------------------------------------------- parameter slots (bparam row)
+P_DECLARE_THRESHOLD = 0  # declare when P(success) >= this (1.0 = only when certain)
+P_AGGRESSION = 1  # multiplier on the value of attacking
+P_SOFT_TRUST = 2  # weight of soft (behavioural) evidence in team beliefs; 0 = hard evidence only
+P_SUPPORT_MARGIN = 3  # support a side when P(teammate) differs by more than this
+P_INFO_VALUE = 4  # value of learning one unknown association (Monocle, fight look)
+P_DRAW_VALUE = 5  # value of drawing a card from the item deck (Secret Bag effect)
+P_PASS_BIAS = 6  # an action must score above this to be preferred to passing
+P_OCC_MARGIN = 7  # once-only occupations (Priest, Doctor, Poison Mixer): belief margin to use them
+P_URGENCY = 8  # per 100 turns, how much the declaration threshold drops (avoids timeouts)
+P_NOISE = 9  # random jitter added to action scores (varied play, no fixed loops)
+P_CONSOLIDATE = 10  # value of moving our victory item to the teammate who holds more of them
+
+PARAM_NAMES = (
+    "declare_threshold",
+    "aggression",
+    "soft_trust",
+    "support_margin",
+    "info_value",
+    "draw_value",
+    "pass_bias",
+    "occ_margin",
+    "urgency",
+    "noise",
+    "consolidate",
+)
+assert len(PARAM_NAMES) <= N_BPARAM
+
+# ----------------------------------------------------------- bot memory slots (bmem row, int32)
+N_BMEM = 16
+M_DECL_NAMED = 0  # bitmask of seats the planned declaration names
+M_DIPLO_T = 1  # Diplomat plan: target seat
+M_DIPLO_NAME = 2  # Diplomat plan: item kind to name
+M_DIPLO_OFFER = 3  # Diplomat plan: card to offer
+M_CLAIR_TOP = 4  # card the seat put on top of the deck with the Clairvoyant (-1)
+M_CLAIR_DN = 5  # deck size right after; the top is still that card while the size is equal
+M_REJECTED = 6  # bitmask of seats that rejected this seat's last offers
+M_LAST_TARGET = 7  # last seat this seat offered to
+M_LAST_CARD = 8  # last card offered

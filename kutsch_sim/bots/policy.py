@@ -1,0 +1,670 @@
+"""Every decision other than the turn's action, for the heuristic bots (greedy and smart).
+
+Each ``*_nb`` function takes a :class:`~kutsch_sim.bots.view.View` (never the State),
+returns the index of the chosen option in ``v.opts[0:v.n_opts]`` and writes the reason to
+``v.out`` (code, target, card/value). Values are from the deciding seat's side ("ours"
+vs "theirs"); equal scores are broken with the game's random stream.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..enums import (
+    DCTX_A,
+    DCTX_B,
+    DCTX_CARD,
+    DCTX_SRC,
+    DCTX_X,
+    DCTX_Y,
+    DEC,
+    IK,
+    N_CARDS,
+    OC,
+    SIDE_ATT,
+    SIDE_DEF,
+    SRC,
+)
+from ..rng import below_nb
+from .act import choose_action_nb, choose_decl_name_nb
+from .params import (
+    M_DIPLO_NAME,
+    M_DIPLO_OFFER,
+    M_DIPLO_T,
+    P_CONSOLIDATE,
+    P_INFO_VALUE,
+    P_OCC_MARGIN,
+    P_SUPPORT_MARGIN,
+)
+from .reasons import (
+    R_ACCEPT,
+    R_ACCEPT_ALLY,
+    R_CHOOSE,
+    R_CLAIR_PICK,
+    R_CLAIR_SKIP,
+    R_CLAIR_USE,
+    R_COAT,
+    R_DIPLO_NAME,
+    R_DIPLO_OFFER,
+    R_DIPLO_SKIP,
+    R_DIPLO_TARGET,
+    R_DIPLO_USE,
+    R_DOCTOR,
+    R_DOCTOR_NONE,
+    R_EFFECT_SKIP,
+    R_EFFECT_USE,
+    R_GIVE_BACK,
+    R_GIVE_NAMED,
+    R_HYPNO,
+    R_HYPNO_NONE,
+    R_ITEMS,
+    R_KEEP_BONUS,
+    R_LIMIT_GIVE,
+    R_LOOK,
+    R_MIXER,
+    R_MIXER_NONE,
+    R_PLAY_BONUS,
+    R_PRIEST,
+    R_PRIEST_GIVE,
+    R_PRIEST_NONE,
+    R_REJECT,
+    R_RETURN_ALLY,
+    R_RETURN_EFFECT,
+    R_RETURN_PEARL,
+    R_RETURN_SPARE,
+    R_RING,
+    R_SEXTANT_DIR,
+    R_SEXTANT_PASS,
+    R_SUPPORT_ATT,
+    R_SUPPORT_DEF,
+    R_SUPPORT_NONE,
+    R_TAKE,
+    R_TAKE_NONE,
+)
+from .values import (
+    C_BAG_GOBLET,
+    C_BAG_KEY,
+    C_COAT,
+    C_LOGE,
+    C_MONOCLE,
+    C_PEARL,
+    C_PRIVILEGE,
+    C_TOME,
+    C_WHIP,
+    EVM,
+    EVT,
+    MY_ANY,
+    MY_FUT,
+    MY_NOW,
+    MY_THEIRS,
+    TM,
+    ckind_nb,
+    future_team_nb,
+    give_value_nb,
+    has_effect_nb,
+    is_bag_nb,
+    keep_value_nb,
+    pick_best_nb,
+    prep_nb,
+)
+
+# how much each occupation is worth holding (Coat pick, Tome swap); team-neutral
+OCC_VALUE = (0.9, 0.6, 0.7, 0.8, 0.6, 0.5, 0.5, 0.4, 0.7, 0.7)
+
+
+@njit(cache=True)
+def out_nb(v, code, target, d):
+    v.out[0] = code
+    v.out[1] = target
+    v.out[2] = d
+
+
+@njit(cache=True)
+def prep_view_nb(v):
+    prep_nb(v.me, v.team, v.n, v.deck_n, v.bags_open, v.k_card, v.conf, v.hand_n, v.tm, v.scr)
+
+
+@njit(cache=True)
+def transfer_nb(c, t, team, bags_open, deck_n, occ_used, scr, cons):
+    """Value for my team of card c leaving my hand for seat t (no trade effects)."""
+    s = give_value_nb(c, t, team, bags_open, scr, cons)
+    if future_team_nb(c) < 0:
+        s -= keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
+    return s
+
+
+@njit(cache=True)
+def gain_nb(c, team, bags_open, deck_n, occ_used, scr):
+    """Value for my team of card c arriving in my hand."""
+    f = future_team_nb(c)
+    if f >= 0:
+        w = 1.0 if c < 6 or bags_open == 1 else 0.6
+        return (8.0 if f == team else 2.0) * w
+    return keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
+
+
+@njit(cache=True)
+def return_score_nb(v, y, a, use_effect):
+    """Score of handing card y to seat a (trade return, Priest, give-back, Sextant, limit)."""
+    scr = v.scr
+    s = transfer_nb(y, a, v.team, v.bags_open, v.deck_n, v.occ_up[v.me], scr, v.par[P_CONSOLIDATE])
+    if use_effect and has_effect_nb(y, v.bags_open):
+        tm = scr[TM + a]
+        if y == C_MONOCLE and v.k_assoc[a] < 0:
+            s += v.par[P_INFO_VALUE] * 4.0 * tm * (1.0 - tm)
+        elif y == C_PRIVILEGE:
+            s += 0.3 + 0.5 * (scr[EVM + a] + scr[EVT + a])
+        elif is_bag_nb(y) and v.deck_n > 0:
+            s += 1.5
+    return s
+
+
+@njit(cache=True)
+def choose_return_nb(v, a, use_effect, code_spare):
+    """Index of the best card to hand to seat a among v.opts (cards); reason set."""
+    sc = v.score
+    for i in range(v.n_opts):
+        sc[i] = return_score_nb(v, v.opts[i], a, use_effect)
+    i = pick_best_nb(sc, v.n_opts, v.rs)
+    y = v.opts[i]
+    code = code_spare
+    if code_spare == R_RETURN_SPARE:
+        if y == C_PEARL:
+            code = R_RETURN_PEARL
+        elif use_effect and has_effect_nb(y, v.bags_open) and not is_bag_nb(y):
+            code = R_RETURN_EFFECT
+        elif future_team_nb(y) == v.team and v.scr[TM + a] > 0.5:
+            code = R_RETURN_ALLY
+    out_nb(v, code, a, y)
+    return i
+
+
+# ------------------------------------------------------------------ trades
+@njit(cache=True)
+def choose_accept_nb(v):
+    """ACCEPT (R4.2): options [reject, accept]."""
+    prep_view_nb(v)
+    a = v.ctx[DCTX_A]
+    x = v.ctx[DCTX_CARD]
+    scr = v.scr
+    tm = scr[TM + a]
+    occ_used = v.occ_up[v.me]
+    val = gain_nb(x, v.team, v.bags_open, v.deck_n, occ_used, scr)
+    if has_effect_nb(x, v.bags_open):  # the giver will use it on me
+        if x == C_MONOCLE:
+            val -= 1.0 - 2.0 * tm
+        elif x == C_PRIVILEGE:
+            val -= (1.0 - tm) * (0.5 + 2.0 * min(1.0, scr[MY_FUT]))
+        elif is_bag_nb(x):
+            val -= 0.8 * (1.0 - 2.0 * tm)
+    # the best card I could hand back (never the other Bag for a Bag while the deck has cards)
+    ban = -1
+    if is_bag_nb(x) and v.bags_open == 0:
+        ban = C_BAG_GOBLET if x == C_BAG_KEY else C_BAG_KEY
+    best = -1e9
+    for c in range(N_CARDS):
+        if v.k_card[c] == v.me and c != x and c != ban:
+            s = return_score_nb(v, c, a, True)
+            best = max(best, s)
+    total = val + best + 0.3 * (2.0 * tm - 1.0)
+    if total > -0.2:
+        out_nb(v, R_ACCEPT_ALLY if tm > 0.7 else R_ACCEPT, a, x)
+        return 1
+    out_nb(v, R_REJECT, a, x)
+    return 0
+
+
+@njit(cache=True)
+def choose_effect_nb(v):
+    """EFFECT_USE (R4.4): options [no, yes]; the giver may carry out card ctx[CARD] on ctx[B]."""
+    c = v.ctx[DCTX_CARD]
+    q = v.ctx[DCTX_B]
+    use = True
+    my_occ = v.k_occ[v.me]
+    used = v.occ_up[v.me]
+    mine_v = OCC_VALUE[my_occ] if my_occ >= 0 else 0.5
+    if c == C_TOME:
+        o = v.k_occ[q]
+        theirs = OCC_VALUE[o] if o >= 0 else 0.6
+        use = used or theirs > mine_v + 0.05
+    elif c == C_COAT:
+        use = used or mine_v < 0.65
+    if use:
+        out_nb(v, R_EFFECT_USE, q, c)
+        return 1
+    out_nb(v, R_EFFECT_SKIP, q, c)
+    return 0
+
+
+# ------------------------------------------------------------------ fights
+@njit(cache=True)
+def choose_support_nb(v):
+    """SUPPORT (R5.3): options [neutral, attacker, defender]."""
+    a = v.ctx[DCTX_A]
+    d = v.ctx[DCTX_B]
+    diff = v.tm[a] - v.tm[d]
+    m = v.par[P_SUPPORT_MARGIN]
+    if diff > m:
+        out_nb(v, R_SUPPORT_ATT, a, -1)
+        return 1
+    if diff < -m:
+        out_nb(v, R_SUPPORT_DEF, d, -1)
+        return 2
+    out_nb(v, R_SUPPORT_NONE, -1, -1)
+    return 0
+
+
+@njit(cache=True)
+def outcome_nb(mine, other):
+    if mine > other:
+        return 1
+    if mine < other:
+        return -1
+    return 0
+
+
+@njit(cache=True)
+def choose_fight_play_nb(v):
+    """FIGHT_PLAY (R5.5): options [no, yes] for bonus ctx[SRC] in a fight ctx[A] vs ctx[B]."""
+    a = v.ctx[DCTX_A]
+    src = v.ctx[DCTX_SRC]
+    me = v.me
+    if src == SRC.DUELIST:
+        # once per game (R8): only if cancelling the supports and +1 changes the result for me
+        n_att = 0
+        n_def = 0
+        for s in range(v.n):
+            if v.sup[s] == SIDE_ATT:
+                n_att += 1
+            elif v.sup[s] == SIDE_DEF:
+                n_def += 1
+        x = v.ctx[DCTX_X]
+        y = v.ctx[DCTX_Y]
+        if me == a:
+            now = outcome_nb(x, y)
+            then = outcome_nb(x - n_att + 1, y - n_def)
+        else:
+            now = outcome_nb(y, x)
+            then = outcome_nb(y - n_def + 1, x - n_att)
+        if then > now:
+            out_nb(v, R_PLAY_BONUS, -1, src)
+            return 1
+        out_nb(v, R_KEEP_BONUS, -1, src)
+        return 0
+    # fixed bonuses cost nothing but showing the card: play them for the side I am on
+    out_nb(v, R_PLAY_BONUS, -1, src)
+    return 1
+
+
+@njit(cache=True)
+def choose_hypno_nb(v):
+    """HYPNO (R8): options [-1, seats]; void the support of the defender's best supporter."""
+    sc = v.score
+    any_def = False
+    for i in range(v.n_opts):
+        s = v.opts[i]
+        if s < 0:
+            sc[i] = 0.0
+        elif v.sup[s] == SIDE_DEF:
+            sc[i] = 1.0
+            if v.k_card[C_WHIP] == s:
+                sc[i] += v.conf[C_WHIP]
+            if v.k_occ[s] == OC.BODYGUARD:
+                sc[i] += 1.0
+            any_def = True
+        else:
+            sc[i] = -1.0
+    if not any_def:
+        out_nb(v, R_HYPNO_NONE, -1, -1)
+        for i in range(v.n_opts):
+            if v.opts[i] < 0:
+                return i
+        return 0
+    i = pick_best_nb(sc, v.n_opts, v.rs)
+    out_nb(v, R_HYPNO, v.opts[i], -1)
+    return i
+
+
+@njit(cache=True)
+def choose_mixer_nb(v):
+    """MIXER (R8): options [-1, attacker wins, defender wins]."""
+    a = v.ctx[DCTX_A]
+    d = v.ctx[DCTX_B]
+    x = v.ctx[DCTX_X]
+    y = v.ctx[DCTX_Y]
+    diff = v.tm[a] - v.tm[d]
+    m = v.par[P_OCC_MARGIN]
+    if diff > m and x <= y:
+        out_nb(v, R_MIXER, a, -1)
+        return 1
+    if diff < -m and y <= x:
+        out_nb(v, R_MIXER, d, -1)
+        return 2
+    out_nb(v, R_MIXER_NONE, -1, -1)
+    return 0
+
+
+@njit(cache=True)
+def choose_doctor_nb(v):
+    """DOCTOR_USE (R5.7): options [no, yes]; ctx[X] is the side that won (0 tie)."""
+    a = v.ctx[DCTX_A]
+    d = v.ctx[DCTX_B]
+    won = v.ctx[DCTX_X]
+    if won == SIDE_ATT or won == SIDE_DEF:
+        w = a if won == SIDE_ATT else d
+        lo = d if won == SIDE_ATT else a
+        if v.tm[lo] - v.tm[w] > v.par[P_OCC_MARGIN]:
+            out_nb(v, R_DOCTOR, lo, -1)
+            return 1
+    out_nb(v, R_DOCTOR_NONE, -1, -1)
+    return 0
+
+
+@njit(cache=True)
+def choose_priest_nb(v):
+    """PRIEST_USE (R8): options [no, yes]; stop attacker ctx[A] before supports."""
+    prep_view_nb(v)
+    a = v.ctx[DCTX_A]
+    d = v.ctx[DCTX_B]
+    scr = v.scr
+    if d == v.me:
+        stake = (1.0 - scr[TM + a]) * (0.5 + 2.0 * min(1.0, scr[MY_FUT]) + min(1.0, scr[MY_THEIRS]))
+        use = stake > 1.2
+    else:
+        use = scr[TM + d] - scr[TM + a] > v.par[P_OCC_MARGIN] and scr[EVM + d] > 0.3
+    if use:
+        out_nb(v, R_PRIEST, d, -1)
+        return 1
+    out_nb(v, R_PRIEST_NONE, -1, -1)
+    return 0
+
+
+@njit(cache=True)
+def choose_win_nb(v):
+    """WIN_CHOICE (R5.8): options [look at association+occupation, look at items]."""
+    prep_view_nb(v)
+    lo = v.ctx[DCTX_B]
+    scr = v.scr
+    tm = scr[TM + lo]
+    info = v.par[P_INFO_VALUE]
+    look = 0.0
+    if v.k_assoc[lo] < 0:
+        look = info * 4.0 * tm * (1.0 - tm)
+    if v.k_occ[lo] < 0:
+        look += 0.1 * info
+    em = min(1.0, scr[EVM + lo])
+    et = min(1.0, scr[EVT + lo])
+    items = (1.0 - tm) * (6.0 * em + 3.0 * et) + tm * 0.5 * em + 0.3
+    if look > items:
+        out_nb(v, R_LOOK, lo, -1)
+        return 0
+    out_nb(v, R_ITEMS, lo, -1)
+    return 1
+
+
+@njit(cache=True)
+def take_value_nb(v, c, lo):
+    scr = v.scr
+    tm = scr[TM + lo]
+    f = future_team_nb(c)
+    w = 1.0 if c < 6 or v.bags_open == 1 else 0.6
+    if f == v.team:
+        gather = v.par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + lo])
+        return w * ((1.0 - tm) * 10.0 + tm * gather)
+    if f >= 0:
+        return w * ((1.0 - tm) * 4.0 - tm * 1.0)
+    if c == C_PEARL:
+        return -3.0
+    if c == C_LOGE:
+        return 4.0 + 2.0 * scr[MY_ANY]
+    return keep_value_nb(c, v.team, v.bags_open, v.deck_n, scr[MY_THEIRS] + scr[MY_NOW], v.occ_up[v.me]) \
+        - 0.3 * tm - 0.2
+
+
+@njit(cache=True)
+def choose_take_nb(v):
+    """TAKE (R5.8): options [-1, the loser's cards]."""
+    prep_view_nb(v)
+    lo = v.ctx[DCTX_B]
+    sc = v.score
+    back = 0.0
+    if v.hand_n[lo] == 1:  # taking their only item: one of mine goes back to them (R5.8)
+        back = -1e9
+        for y in range(N_CARDS):
+            if v.k_card[y] == v.me:
+                back = max(back, return_score_nb(v, y, lo, False))
+    for i in range(v.n_opts):
+        c = v.opts[i]
+        sc[i] = 0.0 if c < 0 else take_value_nb(v, c, lo) + back
+    i = pick_best_nb(sc, v.n_opts, v.rs)
+    c = v.opts[i]
+    if c < 0:
+        out_nb(v, R_TAKE_NONE, lo, -1)
+    else:
+        out_nb(v, R_TAKE, lo, c)
+    return i
+
+
+# ------------------------------------------------------------------ occupations
+@njit(cache=True)
+def choose_clair_use_nb(v):
+    """CLAIR_USE (R8): use it when holding a Secret Bag that can still draw."""
+    for c in (C_BAG_KEY, C_BAG_GOBLET):
+        if v.k_card[c] == v.me and v.bags_open == 0 and v.deck_n > 0:
+            out_nb(v, R_CLAIR_USE, -1, -1)
+            return 1
+    out_nb(v, R_CLAIR_SKIP, -1, -1)
+    return 0
+
+
+@njit(cache=True)
+def clair_value_nb(c, team):
+    f = future_team_nb(c)
+    if f == team:
+        return 10.0
+    if f >= 0:
+        return 2.0  # I draw it: it is out of their hands
+    if c == C_LOGE:
+        return 4.0
+    if c == C_PEARL:
+        return -5.0
+    if c == C_MONOCLE or c == C_PRIVILEGE:
+        return 1.0
+    return 0.5
+
+
+@njit(cache=True)
+def choose_clair_pick_nb(v):
+    """CLAIR_PICK (R8): the first pick goes on top (drawn next)."""
+    sc = v.score
+    for i in range(v.n_opts):
+        sc[i] = clair_value_nb(v.opts[i], v.team)
+    i = pick_best_nb(sc, v.n_opts, v.rs)
+    out_nb(v, R_CLAIR_PICK, -1, v.opts[i])
+    return i
+
+
+@njit(cache=True)
+def choose_coat_nb(v):
+    """COAT_PICK (R9 Coat): the most useful occupation in the pile."""
+    sc = v.score
+    for i in range(v.n_opts):
+        sc[i] = OCC_VALUE[v.opts[i]]
+    i = pick_best_nb(sc, v.n_opts, v.rs)
+    out_nb(v, R_COAT, -1, v.opts[i])
+    return i
+
+
+@njit(cache=True)
+def name_for_card_nb(c, bags_open):
+    """The item name (kind) that a Diplomat says to demand card c (R8)."""
+    k = ckind_nb(c)
+    if k == IK.BAG_KEY or k == IK.BAG_GOBLET:
+        if bags_open == 1:
+            return IK.KEY if k == IK.BAG_KEY else IK.GOBLET
+        return IK.BAG_KEY
+    return k
+
+
+@njit(cache=True)
+def choose_diplo_use_nb(v):
+    """DIPLO_USE (R8): plan target, name and offer; use it when an item is worth demanding
+    and the seat is sure enough the target holds it (surer before the action, since a miss
+    ends the turn at once)."""
+    prep_view_nb(v)
+    scr = v.scr
+    me = v.me
+    need = 0.85 if v.ctx[DCTX_X] == 0 else 0.55
+    best = 1.5
+    bt = -1
+    bc = -1
+    for c in range(N_CARDS):
+        t = v.k_card[c]
+        if t < 0 or t >= v.n or t == me:
+            continue
+        if is_bag_nb(c) and v.bags_open == 0:
+            continue  # "Secret Bag" names both Bags: too easy to get the wrong one
+        p = v.conf[c]
+        if p < need:
+            continue
+        tm = scr[TM + t]
+        f = future_team_nb(c)
+        if f == v.team:
+            val = (1.0 - tm) * 10.0 + tm * v.par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + t])
+        elif f >= 0:
+            val = (1.0 - tm) * 4.0
+        elif c == C_LOGE:
+            val = 2.0 + 2.0 * scr[MY_ANY]
+        else:
+            val = 0.0
+        val *= p
+        if val > best:
+            best = val
+            bt = t
+            bc = c
+    if bt < 0:
+        out_nb(v, R_DIPLO_SKIP, -1, -1)
+        return 0
+    v.mem[M_DIPLO_T] = bt
+    v.mem[M_DIPLO_NAME] = name_for_card_nb(bc, v.bags_open)
+    # the card offered: the one I would most like the target to have (Pearl to an opponent)
+    best_o = -1e9
+    bo = -1
+    for c in range(N_CARDS):
+        if v.k_card[c] == me:
+            s = transfer_nb(c, bt, v.team, v.bags_open, v.deck_n, v.occ_up[me], scr, v.par[P_CONSOLIDATE])
+            if s > best_o:
+                best_o = s
+                bo = c
+    v.mem[M_DIPLO_OFFER] = bo
+    out_nb(v, R_DIPLO_USE, bt, v.mem[M_DIPLO_NAME])
+    return 1
+
+
+@njit(cache=True)
+def follow_plan_nb(v, value, code):
+    """Pick option ``value`` if offered (a plan made at DIPLO_USE), else a random one."""
+    for i in range(v.n_opts):
+        if v.opts[i] == value:
+            out_nb(v, code, value if code == R_DIPLO_TARGET else -1, value)
+            return i
+    i = below_nb(v.rs, v.n_opts)
+    out_nb(v, R_CHOOSE, -1, v.opts[i])
+    return i
+
+
+@njit(cache=True)
+def choose_limit_nb(v):
+    """LIMIT_GIVE (R2.4): options target*32 + card."""
+    prep_view_nb(v)
+    sc = v.score
+    for i in range(v.n_opts):
+        o = v.opts[i]
+        sc[i] = return_score_nb(v, o % 32, o // 32, False)
+    i = pick_best_nb(sc, v.n_opts, v.rs)
+    o = v.opts[i]
+    out_nb(v, R_LIMIT_GIVE, o // 32, o % 32)
+    return i
+
+
+@njit(cache=True)
+def choose_sextant_dir_nb(v):
+    """SEXTANT_DIR (R9): options [left (seat+1), right (seat-1)]: pass towards the likelier
+    teammate."""
+    n = v.n
+    left = (v.me + 1) % n
+    right = (v.me - 1 + n) % n
+    sc = v.score
+    sc[0] = v.tm[left]
+    sc[1] = v.tm[right]
+    i = pick_best_nb(sc, 2, v.rs)
+    out_nb(v, R_SEXTANT_DIR, left if i == 0 else right, -1)
+    return i
+
+
+# ------------------------------------------------------------------ dispatch by kind
+@njit(cache=True)
+def choose_nb(v):
+    """Index of the heuristic bot's choice for decision v.kind, reason in v.out."""
+    k = v.kind
+    if k == DEC.ACTION:
+        return choose_action_nb(v)
+    if k == DEC.DECL_NAME:
+        return choose_decl_name_nb(v)
+    if k == DEC.ACCEPT:
+        return choose_accept_nb(v)
+    if k == DEC.RETURN or k == DEC.GIVE_NAMED or k == DEC.PRIEST_GIVE or k == DEC.GIVE_BACK:
+        prep_view_nb(v)
+        a = v.ctx[DCTX_A] if k == DEC.RETURN or k == DEC.GIVE_NAMED else v.ctx[DCTX_B]
+        code = R_RETURN_SPARE
+        if k == DEC.GIVE_NAMED:
+            code = R_GIVE_NAMED
+        elif k == DEC.PRIEST_GIVE:
+            code = R_PRIEST_GIVE
+        elif k == DEC.GIVE_BACK:
+            code = R_GIVE_BACK
+        return choose_return_nb(v, a, k == DEC.RETURN, code)
+    if k == DEC.EFFECT_USE:
+        return choose_effect_nb(v)
+    if k == DEC.SUPPORT:
+        return choose_support_nb(v)
+    if k == DEC.FIGHT_PLAY:
+        return choose_fight_play_nb(v)
+    if k == DEC.RING_USE:
+        out_nb(v, R_RING, -1, -1)
+        return 1
+    if k == DEC.HYPNO:
+        return choose_hypno_nb(v)
+    if k == DEC.MIXER:
+        return choose_mixer_nb(v)
+    if k == DEC.DOCTOR_USE:
+        return choose_doctor_nb(v)
+    if k == DEC.PRIEST_USE:
+        return choose_priest_nb(v)
+    if k == DEC.WIN_CHOICE:
+        return choose_win_nb(v)
+    if k == DEC.TAKE:
+        return choose_take_nb(v)
+    if k == DEC.LIMIT_GIVE:
+        return choose_limit_nb(v)
+    if k == DEC.SEXTANT_DIR:
+        return choose_sextant_dir_nb(v)
+    if k == DEC.SEXTANT_PASS:
+        prep_view_nb(v)
+        return choose_return_nb(v, v.ctx[DCTX_B], False, R_SEXTANT_PASS)
+    if k == DEC.COAT_PICK:
+        return choose_coat_nb(v)
+    if k == DEC.CLAIR_USE:
+        return choose_clair_use_nb(v)
+    if k == DEC.CLAIR_PICK:
+        return choose_clair_pick_nb(v)
+    if k == DEC.DIPLO_USE:
+        return choose_diplo_use_nb(v)
+    if k == DEC.DIPLO_TARGET:
+        return follow_plan_nb(v, v.mem[M_DIPLO_T], R_DIPLO_TARGET)
+    if k == DEC.DIPLO_NAME:
+        return follow_plan_nb(v, v.mem[M_DIPLO_NAME], R_DIPLO_NAME)
+    if k == DEC.DIPLO_OFFER:
+        return follow_plan_nb(v, v.mem[M_DIPLO_OFFER], R_DIPLO_OFFER)
+    out_nb(v, R_CHOOSE, -1, -1)
+    return 0

@@ -1,0 +1,267 @@
+"""Card facts and value estimates for the heuristic bots, from one seat's view only.
+
+Everything here is phrased relative to the deciding seat's team ("our victory item" vs
+"theirs"), never by card or seat index, so the two teams are treated alike (mirror
+symmetry). Functions take scalars and small arrays (a namedtuple argument costs a
+reference-count round trip per field on every call).
+
+Scratch layout ``scr`` (float64[N_SCR]) filled by :func:`prep_nb` at the start of a
+decision: ``scr[TM + p]`` P(p is my teammate), ``scr[EVM + p]`` expected number of our
+victory items (Bags count as ours-to-be) at seat p, ``scr[EVT + p]`` the same for theirs,
+``scr[SLOT + p]`` seat p's cards this seat cannot place, and single values at MY_*.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..enums import BROTHERHOOD, IK, LOC_DECK, N_CARDS, ORDER
+from ..rng import below_nb
+
+# card ids of the single cards (enums: Key x3, Goblet x3, then one card per kind from kind 2)
+C_BAG_KEY = 6
+C_BAG_GOBLET = 7
+C_DAGGER = 8
+C_GLOVES = 9
+C_KNIVES = 10
+C_WHIP = 11
+C_RING = 12
+C_MONOCLE = 13
+C_PRIVILEGE = 14
+C_TOME = 15
+C_COAT = 16
+C_SEXTANT = 17
+C_PEARL = 18
+C_MIRROR = 19
+C_LOGE = 20
+
+# scratch offsets
+TM = 0
+EVM = 10
+EVT = 20
+SLOT = 30
+MY_NOW = 40  # our victory items in my hand that count now
+MY_FUT = 41  # ... counting my Bag of our colour as ours-to-be
+MY_THEIRS = 42  # their victory items (now or to be) in my hand
+MY_ANY = 43  # victory items of either team that count now (Loge solo)
+MY_N = 44  # cards in my hand
+DECK_SLOTS = 45  # deck cards I cannot place
+DECK_M = 46  # expected number of our victory items in the item deck
+CAND_CNT = 50  # declaration planning: our victory items last seen at each seat
+CAND_P = 60  # ... and the probability they are all still there
+N_SCR = 96
+
+# values (in "points"; a victory item of ours in the wrong hands is the unit of disaster)
+V_OURS = 10.0  # our victory item given to an opponent
+V_THEIRS = 6.0  # their victory item given to an opponent
+V_PEARL = 3.0  # the Black Pearl with an opponent (they cannot declare)
+V_LOGE = 4.0  # base value of keeping the Loge
+
+
+@njit(cache=True, inline="always")
+def ckind_nb(c):
+    if c < 3:
+        return IK.KEY
+    if c < 6:
+        return IK.GOBLET
+    return c - 4
+
+
+@njit(cache=True, inline="always")
+def card_of_kind_nb(k):
+    """A card of kind k (for single cards the card; for Key/Goblet the first one)."""
+    if k == IK.KEY:
+        return 0
+    if k == IK.GOBLET:
+        return 3
+    return k + 4
+
+
+@njit(cache=True, inline="always")
+def future_team_nb(c):
+    """Team whose victory item card c is or becomes (a Bag becomes one when the deck empties)."""
+    if c < 3 or c == C_BAG_KEY:
+        return ORDER
+    if c < 6 or c == C_BAG_GOBLET:
+        return BROTHERHOOD
+    return -1
+
+
+@njit(cache=True, inline="always")
+def now_team_nb(c, bags_open):
+    """Team whose victory item card c counts as now (R9), or -1."""
+    if c < 3:
+        return ORDER
+    if c < 6:
+        return BROTHERHOOD
+    if bags_open == 1:
+        if c == C_BAG_KEY:
+            return ORDER
+        if c == C_BAG_GOBLET:
+            return BROTHERHOOD
+    return -1
+
+
+@njit(cache=True, inline="always")
+def is_bag_nb(c):
+    return c == C_BAG_KEY or c == C_BAG_GOBLET
+
+
+@njit(cache=True, inline="always")
+def has_effect_nb(c, bags_open):
+    """R9 trade effects (Bags only while the deck has cards)."""
+    if is_bag_nb(c):
+        return bags_open == 0
+    return c == C_MONOCLE or c == C_PRIVILEGE or c == C_TOME or c == C_COAT or c == C_SEXTANT
+
+
+@njit(cache=True, inline="always")
+def victory_weight_nb(c, bags_open):
+    """How much card c counts as a victory item: 1 for Keys/Goblets and opened Bags,
+    0.6 for a closed Bag (it becomes one only when the deck empties), 0 otherwise."""
+    if c < 6:
+        return 1.0
+    if is_bag_nb(c):
+        return 1.0 if bags_open == 1 else 0.6
+    return 0.0
+
+
+@njit(cache=True)
+def prep_nb(me, team, n, deck_n, bags_open, k_card, conf, hand_n, tm_src, scr):
+    """Fill ``scr`` (see module doc) from one seat's knowledge. ``tm_src[p]`` is the seat's
+    P(p is a teammate); k_card/conf are its rows. Unplaced victory cards are spread over
+    the unplaced card slots (hands and deck) in proportion to their number."""
+    for i in range(N_SCR):
+        scr[i] = 0.0
+    for p in range(n):
+        scr[TM + p] = tm_src[p]
+        scr[SLOT + p] = hand_n[p]
+    scr[TM + me] = 1.0
+    scr[DECK_SLOTS] = deck_n
+    # place what is known
+    for c in range(N_CARDS):
+        h = k_card[c]
+        if h == me:
+            scr[MY_N] += 1.0
+            f = future_team_nb(c)
+            if f >= 0:
+                w = victory_weight_nb(c, bags_open)
+                if f == team:
+                    scr[MY_FUT] += 1.0
+                    if now_team_nb(c, bags_open) == team:
+                        scr[MY_NOW] += 1.0
+                else:
+                    scr[MY_THEIRS] += w
+                if now_team_nb(c, bags_open) >= 0:
+                    scr[MY_ANY] += 1.0
+            scr[SLOT + me] -= 1.0
+        elif h >= 0 and h < n:
+            q = conf[c]
+            scr[SLOT + h] -= q
+        elif h == LOC_DECK:
+            scr[DECK_SLOTS] -= 1.0
+    total = scr[DECK_SLOTS] if scr[DECK_SLOTS] > 0 else 0.0
+    for p in range(n):
+        scr[SLOT + p] = max(scr[SLOT + p], 0.0)
+        total += scr[SLOT + p]
+    # victory cards: known share at the last-seen holder, the rest spread over free slots
+    for c in range(8):
+        f = future_team_nb(c)
+        w = victory_weight_nb(c, bags_open)
+        h = k_card[c]
+        if h == me:
+            continue
+        rest = 1.0
+        if h >= 0 and h < n:
+            q = conf[c]
+            rest = 1.0 - q
+            if f == team:
+                scr[EVM + h] += q * w
+            else:
+                scr[EVT + h] += q * w
+        elif h == LOC_DECK:
+            rest = 0.0
+        if rest > 0.0 and total > 0.0:
+            if f == team and scr[DECK_SLOTS] > 0:
+                scr[DECK_M] += rest * w * scr[DECK_SLOTS] / total
+            for p in range(n):
+                if p == me:
+                    continue
+                share = rest * w * scr[SLOT + p] / total
+                if f == team:
+                    scr[EVM + p] += share
+                else:
+                    scr[EVT + p] += share
+
+
+@njit(cache=True)
+def keep_value_nb(c, team, bags_open, deck_n, my_any, occ_used):
+    """Value to the seat of keeping a non-victory card c in its own hand."""
+    if c == C_LOGE:
+        return V_LOGE + 2.0 * my_any
+    if c == C_PEARL:
+        return -2.0  # its holder cannot declare
+    if c == C_DAGGER or c == C_GLOVES or c == C_RING:
+        return 0.6
+    if c == C_KNIVES or c == C_WHIP:
+        return 0.4
+    if c == C_MONOCLE or c == C_PRIVILEGE:
+        return 0.5
+    if c == C_TOME or c == C_COAT:
+        return 0.3 + (0.5 if occ_used else 0.0)
+    if c == C_SEXTANT:
+        return 0.2
+    return 0.1  # Mirror
+
+
+@njit(cache=True)
+def give_value_nb(c, t, team, bags_open, scr, cons):
+    """Change in our team's prospects when card c goes from me to seat t (victory items,
+    Pearl, Loge), before trade effects. ``cons`` is the consolidation parameter."""
+    tm = scr[TM + t]
+    f = future_team_nb(c)
+    if f >= 0:
+        w = victory_weight_nb(c, bags_open)
+        if f == team:
+            # towards a teammate who then holds more of ours than I keep: gathering
+            gather = cons * min(1.0, max(-1.0, (scr[EVM + t] + 1.0) - scr[MY_FUT]))
+            return tm * gather - (1.0 - tm) * V_OURS * w
+        return -(1.0 - tm) * V_THEIRS * w
+    if c == C_PEARL:
+        v = (1.0 - 2.0 * tm) * V_PEARL * (0.5 + 0.5 * (scr[EVT + t] + scr[EVM + t]))
+        if scr[MY_NOW] >= 2.0:
+            # I am close to declaring and the Pearl forbids it: a teammate keeps it, an
+            # opponent would push it straight back (it cannot be refused)
+            v += 6.0 * tm
+        return v
+    if c == C_LOGE:
+        return -V_LOGE - 2.0 * scr[MY_ANY]  # the Loge elsewhere threatens a solo win against us
+    return 0.2 * tm  # a fight item or the like: slightly better with a teammate
+
+
+@njit(cache=True)
+def draw_value_nb(base, deck_n, scr):
+    """Value of drawing the top card of the deck: a base value plus the chance it is one of
+    our victory items (the unplaced ones are spread over the deck and the hands)."""
+    if deck_n <= 0:
+        return 0.0
+    return base + 8.0 * scr[DECK_M] / deck_n
+
+
+@njit(cache=True)
+def pick_best_nb(score, n, rs):
+    """Index of the highest score among score[0:n]; ties broken uniformly with the stream."""
+    best = score[0]
+    for i in range(1, n):
+        best = max(best, score[i])
+    k = 0
+    for i in range(n):
+        if score[i] >= best - 1e-9:
+            k += 1
+    j = below_nb(rs, k) if k > 1 else 0
+    for i in range(n):
+        if score[i] >= best - 1e-9:
+            if j == 0:
+                return i
+            j -= 1
+    return 0

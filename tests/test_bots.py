@@ -1,0 +1,167 @@
+"""Heuristic bots (issue 3): profiles, reasons, beliefs, whole games."""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+import pytest
+
+from kutsch_sim.api import GameConfig, play_game, run_batch
+from kutsch_sim.bots import profiles
+from kutsch_sim.bots.beliefs import A_MAX, make_assignments_nb, refresh_nb
+from kutsch_sim.bots.mind import beliefs_at_end, format_beliefs
+from kutsch_sim.bots.params import BOT_GREEDY, BOT_SMART, PARAM_NAMES
+from kutsch_sim.bots.reasons import N_REASONS, REASON_TABLE, reason_row_text, reason_text
+from kutsch_sim.enums import EV, ORDER, REC, WIN
+from kutsch_sim.errors import KutschError
+
+
+# ------------------------------------------------------------------ profiles
+def test_profiles_from_csv():
+    p = profiles.PROFILES
+    assert p["random"][0] == 0 and p["first"][0] == 1
+    assert p["greedy"][0] == BOT_GREEDY and p["smart"][0] == BOT_SMART
+    assert len(p["smart"][1]) == len(PARAM_NAMES)
+    assert profiles.check_bots(("Smart", " greedy ")) == ("smart", "greedy")
+    bots, par = profiles.bot_arrays(("smart", "greedy", "random"))
+    assert list(bots[:3]) == [BOT_SMART, BOT_GREEDY, 0]
+    assert par[0, PARAM_NAMES.index("soft_trust")] > 0 and par[1, PARAM_NAMES.index("soft_trust")] == 0
+
+
+def test_profiles_reject_bad_rows(tmp_path):
+    head = "profile,bot," + ",".join(PARAM_NAMES)
+    good = ",".join(["1"] * len(PARAM_NAMES))
+    f = tmp_path / "bots.csv"
+    f.write_text(f"{head}\nbold,smart,{good}\n")
+    assert profiles.load_profiles(f)["bold"][0] == BOT_SMART
+    for bad in (f"bold,clever,{good}", "bold,smart,1", f"random,smart,{good}",
+                "bold,smart," + ",".join(["x"] * len(PARAM_NAMES))):
+        f.write_text(f"{head}\n{bad}\n")
+        with pytest.raises(KutschError):
+            profiles.load_profiles(f)
+    with pytest.raises(KutschError):
+        GameConfig(6, bots=("smart", "nobody", "smart", "smart", "smart", "smart"))
+
+
+# ------------------------------------------------------------------ reasons
+def test_reason_texts():
+    assert len(REASON_TABLE) == N_REASONS
+    for code in range(1, N_REASONS):
+        text = reason_text(code, 3, 13)
+        assert text and "{" not in text
+    assert reason_text(2, 3, 13) == "trades Monocle to seat 3: association unknown, will look at it"
+    assert reason_row_text(np.array([EV.REASON, 0, 1, 9, 4, -1])) == "attacks seat 4: association unknown"
+    assert reason_row_text(np.array([EV.PASS, 0, 1, 0, 0, 0])) == ""
+
+
+# ------------------------------------------------------------------ beliefs
+@pytest.mark.parametrize("n", range(3, 11))
+def test_assignments(n):
+    asg = np.zeros(A_MAX, np.int32)
+    k = make_assignments_nb(n, asg)
+    want = comb(n, n // 2) if n % 2 == 0 else 2 * comb(n, n // 2)
+    assert k == want
+    assert len(set(asg[:k].tolist())) == k
+
+
+@pytest.mark.parametrize("n", range(3, 11))
+def test_prior_beliefs(n):
+    """With only its own card known, P(teammate) and P(minority) are the deal's odds (R2.2)."""
+    asg = np.zeros(A_MAX, np.int32)
+    na = make_assignments_nb(n, asg)
+    kas = np.full(10, -1, np.int8)
+    kas[0] = ORDER
+    team = np.zeros(10)
+    w = np.zeros(A_MAX)
+    minor = np.zeros(10)
+    refresh_nb(n, 0, na, asg, np.zeros(A_MAX), np.zeros(A_MAX), kas, 1.0, w, team, minor)
+    half = (n + 1) // 2
+    # my card is one of `half` of my colour among 2*half cards; the others hold n-1 of the rest
+    want = (half - 1) / (2 * half - 1) if n % 2 else (n // 2 - 1) / (n - 1)
+    assert team[1:n] == pytest.approx(want)
+    assert team[0] == 1.0
+    assert w[:na].sum() == pytest.approx(1.0)
+    if n % 2:
+        assert minor[0] == pytest.approx((n - 1) / 2 / n)
+
+
+def test_hard_evidence_and_soft_evidence():
+    n = 6
+    asg = np.zeros(A_MAX, np.int32)
+    na = make_assignments_nb(n, asg)
+    kas = np.full(10, -1, np.int8)
+    kas[0] = ORDER
+    kas[1] = 1 - ORDER
+    kas[2] = 1 - ORDER
+    team = np.zeros(10)
+    w = np.zeros(A_MAX)
+    minor = np.zeros(10)
+    refresh_nb(n, 0, na, asg, np.zeros(A_MAX), np.zeros(A_MAX), kas, 1.0, w, team, minor)
+    # two opponents known: one opponent and two teammates among seats 3..5
+    assert team[1] == 0 and team[2] == 0
+    assert team[3:6] == pytest.approx(2 / 3)
+    # soft evidence that 3 and 1 are together lowers 3
+    pub = np.zeros(A_MAX)
+    for i in range(na):
+        a = int(asg[i])
+        if ((a >> 3) ^ (a >> 1)) & 1 == 0:
+            pub[i] += 2.0
+    refresh_nb(n, 0, na, asg, pub, np.zeros(A_MAX), kas, 1.0, w, team, minor)
+    assert team[3] < 0.3 and team[4] > 2 / 3
+    refresh_nb(n, 0, na, asg, pub, np.zeros(A_MAX), kas, 0.0, w, team, minor)  # no trust: no effect
+    assert team[3] == pytest.approx(2 / 3)
+
+
+# ------------------------------------------------------------------ whole games
+@pytest.mark.parametrize("n", range(3, 11))
+def test_games_keep_invariants(n):
+    bots = tuple(["smart", "greedy", "random"][p % 3] for p in range(n))
+    for g in range(3):
+        r = play_game(GameConfig(n, item_set="full" if g else "basic", bots=bots), 11, g, debug=True)
+        assert r.record[REC.ERROR] == 0
+        assert r.record[REC.WINNER] in (WIN.ORDER, WIN.BROTHERHOOD, WIN.SOLO, WIN.TIMEOUT)
+        reasons = r.events[r.events[:, 0] == EV.REASON]
+        assert len(reasons) > 0
+        assert set(reasons[:, 2]) <= {p for p in range(n) if bots[p] != "random"}
+        assert all(reason_row_text(row) for row in reasons)
+        b = r.beliefs[:n, :n]
+        assert np.all((b >= 0) & (b <= 1 + 1e-12))
+        assert np.allclose(np.diag(b), 1.0)
+        df = beliefs_at_end(r)
+        assert len(df) == n * (n - 1)
+        assert "Beliefs at the end" in format_beliefs(r)
+
+
+def test_log_does_not_change_play():
+    """A traced game (with REASON rows and the observer) equals the same game in a batch."""
+    cfg = GameConfig(6, bots=("smart", "greedy", "smart", "random", "greedy", "smart"))
+    recs = run_batch(cfg, 5, 0, 6)
+    for g in range(6):
+        assert np.array_equal(play_game(cfg, 5, g).record, recs[g])
+    cfg = GameConfig(6, bots=("greedy", "random", "greedy", "random", "greedy", "random"))
+    recs = run_batch(cfg, 5, 0, 6)
+    for g in range(6):
+        assert np.array_equal(play_game(cfg, 5, g).record, recs[g])
+
+
+def test_smart_beliefs_beat_chance():
+    """Over a few games the smart bots' end beliefs are closer to the truth than the prior."""
+    err = []
+    for g in range(20):
+        r = play_game(GameConfig(6, bots=("smart",)), 3, g)
+        err.append(beliefs_at_end(r).error.mean())
+    prior = 2 * (2 / 5) * (3 / 5)  # mean |p - truth| with p = 2/5 for every other seat
+    assert np.mean(err) < prior
+
+
+def test_smart_team_beats_random():
+    cfg = GameConfig(6, bots=("smart", "random") * 3)
+    rec = run_batch(cfg, 1, 0, 400)
+    team = rec[:, REC.TEAM0:REC.TEAM0 + 6]
+    smart_wins = 0
+    for g in range(len(rec)):
+        w = rec[g, REC.WINNER]
+        if w in (WIN.ORDER, WIN.BROTHERHOOD):
+            smart_wins += sum(1 for p in (0, 2, 4) if team[g, p] == w)
+    assert smart_wins / (3 * len(rec)) > 0.55

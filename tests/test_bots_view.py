@@ -1,0 +1,241 @@
+"""Truth apart from view (STYLE 5, issue 3 item 1), and mirror symmetry of the bots.
+
+1. Changing what a seat cannot know (other seats' hidden associations and occupations,
+   hidden hands, the deck order, other seats' knowledge and beliefs, the minority) never
+   changes its decision, its reason, or the random stream it leaves behind.
+2. The observer gives private event fields only to the seats that see them.
+3. Swapping the teams (Order <-> Brotherhood, Keys <-> Goblets, Bag(Key) <-> Bag(Goblet))
+   leaves every action score unchanged: no tie is broken by card or seat index.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+from numba import njit
+
+from kutsch_sim.api import GameConfig
+from kutsch_sim.bots.act import REASON_AT
+from kutsch_sim.bots.beliefs import observe_nb
+from kutsch_sim.bots.dispatch import bot_choose_nb
+from kutsch_sim.bots.params import P_NOISE
+from kutsch_sim.engine.game import action_options_nb, init_game_nb, play_turn_nb
+from kutsch_sim.engine.state import State, new_state_nb
+from kutsch_sim.enums import (
+    DCTX_A,
+    DCTX_B,
+    DCTX_CARD,
+    DEC,
+    EV,
+    LOC_DECK,
+    MAX_PLAYERS,
+    N_CARDS,
+    SC,
+)
+
+
+@njit(cache=True)
+def prefix_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turns):
+    """A game played for ``turns`` turns (or to its end): the position a bot decides in."""
+    st = new_state_nb(0, np.zeros((0, 3), np.int32))
+    init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, 400, True, 0)
+    t = 0
+    while st.sc[SC.OVER] == 0 and t < turns:
+        play_turn_nb(st)
+        st.sc[SC.TURN] += 1
+        if st.sc[SC.OVER] == 0:
+            st.sc[SC.ACTIVE] = (st.sc[SC.ACTIVE] + 1) % n
+        t += 1
+    return st
+
+
+@njit(cache=True)
+def action_nb(st, seat):
+    k = action_options_nb(st, seat)
+    st.dctx[0] = seat
+    return bot_choose_nb(st, seat, DEC.ACTION, k)
+
+
+@njit(cache=True)
+def choose_nb(st, seat, kind, k):
+    return bot_choose_nb(st, seat, kind, k)
+
+
+def copy_state(st) -> State:
+    return State(*[np.array(a, copy=True) for a in st])
+
+
+def position(n, bots, game, turns, item_set="full"):
+    cfg = GameConfig(n, item_set=item_set, bots=bots)
+    nn, in_game, stamped, b, par = cfg.arrays()
+    return prefix_nb(nn, in_game, stamped, b, par, np.uint64(7), cfg.config_id, game, turns)
+
+
+def hide_from(st, seat, rng) -> State:
+    """A copy of st changed in everything ``seat`` cannot know."""
+    st2 = copy_state(st)
+    n = int(st2.sc[SC.N])
+    others = [p for p in range(n) if p != seat]
+    # other seats' associations and occupations, where the seat has not seen them
+    for p in others:
+        if st2.k_assoc[seat, p] < 0:
+            st2.assoc[p] = rng.integers(0, 2)
+        if st2.k_occ[seat, p] < 0:
+            st2.occ[p] = rng.integers(0, 10)
+    st2.sc[SC.MINORITY] = rng.integers(-1, 2)
+    st2.sc[SC.LEFTOVER] = rng.integers(-1, 2)
+    # hidden hands and the deck: permute the places of every card not in the seat's hand
+    hidden = [c for c in range(N_CARDS) if st2.loc[c] != seat]
+    places = st2.loc[hidden].copy()
+    rng.shuffle(places)
+    st2.loc[hidden] = places
+    dn = int(st2.sc[SC.DECK_N])
+    deck_cards = [c for c in hidden if st2.loc[c] == LOC_DECK]
+    st2.deck[:dn] = rng.permutation(deck_cards)[:dn] if len(deck_cards) == dn else st2.deck[:dn]
+    # other seats' knowledge, beliefs and plans
+    for arr in (st2.k_assoc, st2.k_occ, st2.k_card):
+        for p in others:
+            arr[p, :] = rng.integers(-1, 2, size=arr.shape[1])
+    for arr in (st2.bel_priv, st2.bel_w, st2.bel_team, st2.bel_conf):
+        for p in others:
+            arr[p, :] = rng.random(arr.shape[1])
+    for p in others:
+        st2.bmem[p, :] = rng.integers(-1, 5, size=st2.bmem.shape[1])
+        st2.bel_minor[p] = rng.random()
+    return st2
+
+
+def same_decision(st, st2, call):
+    a = call(st)
+    b = call(st2)
+    assert a == b
+    assert np.array_equal(st.rs, st2.rs)
+    assert np.array_equal(st.bout, st2.bout)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=hs.integers(3, 10), game=hs.integers(0, 1000), turns=hs.integers(0, 40),
+       mix=hs.integers(0, 2), salt=hs.integers(0, 2**31))
+def test_decisions_ignore_what_the_seat_cannot_know(n, game, turns, mix, salt):
+    bots = tuple(("smart", "greedy", "smart")[(p + mix) % 3] for p in range(n))
+    st = position(n, bots, game, turns)
+    if st.sc[SC.OVER]:
+        return
+    rng = np.random.default_rng(salt)
+    seat = int(st.sc[SC.ACTIVE])
+    same_decision(st, hide_from(st, seat, rng), lambda s: action_nb(s, seat))
+    # a few other decision kinds in the same position, for a random seat
+    seat = int(rng.integers(0, n))
+    other = (seat + 1 + int(rng.integers(0, n - 1))) % n
+    third = [p for p in range(n) if p not in (seat, other)]
+    mine = [c for c in range(N_CARDS) if st.loc[c] == seat]
+    cases = []
+    if third:  # support in a fight between two others
+        cases.append((DEC.SUPPORT, [0, 1, 2], (third[0], other, -1)))
+    theirs = [c for c in range(N_CARDS) if st.loc[c] == other]
+    if theirs:  # accept an offer from `other`
+        cases.append((DEC.ACCEPT, [0, 1], (other, seat, theirs[0])))
+    cases.append((DEC.RETURN, mine, (other, seat, -1)))
+    cases.append((DEC.LIMIT_GIVE, [t * 32 + c for t in range(n) if t != seat for c in mine], (seat, 1, -1)))
+    cases.append((DEC.WIN_CHOICE, [0, 1], (seat, other, -1)))
+    for kind, opts, (a, b, c) in cases:
+        if len(opts) < 2:
+            continue
+        rng2 = np.random.default_rng(salt + kind)
+        st2 = hide_from(st, seat, rng2)
+        for s in (st, st2):
+            s.opts[: len(opts)] = opts
+            s.dctx[DCTX_A] = a
+            s.dctx[DCTX_B] = b
+            s.dctx[DCTX_CARD] = c
+        same_decision(st, st2, lambda s, k=kind, m=len(opts): choose_nb(s, seat, k, m))
+
+
+def test_observer_keeps_private_fields_private():
+    """An accepted trade's cards reach the two traders' beliefs only."""
+    st = position(6, ("smart",) * 6, 3, 6)
+    n = 6
+    results = []
+    for x, y in ((13, 8), (0, 3)):
+        s = copy_state(st)
+        observe_nb(n, int(s.sc[SC.N_ASG]), 0, s.bel_asg, s.bel_pub, s.bel_pair, s.bel_priv, s.bel_fresh,
+                   s.bel_conf, s.bel_ctx, s.bmem, s.k_card, s.k_assoc, s.hand_n, EV.ACCEPT, 1, 2, x, y)
+        results.append(s)
+    a, b = results
+    for p in (0, 3, 4, 5):
+        assert np.array_equal(a.bel_priv[p], b.bel_priv[p])
+        # what others believe about cards depends on where they placed them, not on x and y
+        assert np.array_equal(a.bel_conf[p], b.bel_conf[p])
+    assert np.array_equal(a.bel_pub, b.bel_pub)
+
+
+# ------------------------------------------------------------------ mirror symmetry
+SIGMA = np.arange(N_CARDS)
+SIGMA[[0, 1, 2, 3, 4, 5, 6, 7]] = [3, 4, 5, 0, 1, 2, 7, 6]
+
+
+def mirror(st) -> State:
+    """The same position with the teams' names swapped (Order <-> Brotherhood) and their
+    victory items with them."""
+    m = copy_state(st)
+    n = int(st.sc[SC.N])
+    m.assoc[:n] = 1 - st.assoc[:n]
+    m.k_assoc[:] = np.where(st.k_assoc >= 0, 1 - st.k_assoc, -1)
+    m.loc[SIGMA] = st.loc
+    m.k_card[:, SIGMA] = st.k_card
+    m.bel_conf[:, SIGMA] = st.bel_conf
+    dn = int(st.sc[SC.DECK_N])
+    m.deck[:dn] = SIGMA[st.deck[:dn]]
+    if st.sc[SC.MINORITY] >= 0:
+        m.sc[SC.MINORITY] = 1 - st.sc[SC.MINORITY]
+        m.sc[SC.LEFTOVER] = 1 - st.sc[SC.LEFTOVER]
+    na = int(st.sc[SC.N_ASG])
+    full = (1 << n) - 1
+    index = {int(a): i for i, a in enumerate(st.bel_asg[:na])}
+    perm = np.array([index[(~int(a)) & full] for a in st.bel_asg[:na]])
+    m.bel_pub[perm] = st.bel_pub[:na]
+    m.bel_priv[:, perm] = st.bel_priv[:, :na]
+    for p in range(MAX_PLAYERS):
+        top = st.bmem[p, 4]
+        if top >= 0:
+            m.bmem[p, 4] = SIGMA[top]
+    m.bel_fresh[:] = False
+    return m
+
+
+def mirror_option(o):
+    act, rest = divmod(int(o), 1024)
+    t, c = divmod(rest, 32)
+    if act == 1:
+        c = int(SIGMA[c])
+    return act * 1024 + t * 32 + c
+
+
+@njit(cache=True)
+def action_scores_nb(st, seat):
+    k = action_options_nb(st, seat)
+    st.dctx[0] = seat
+    bot_choose_nb(st, seat, DEC.ACTION, k)
+    return st.opts[:k].copy(), st.bscore[:k].copy(), st.bscore[REASON_AT:REASON_AT + k].copy()
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 9, 10])
+def test_action_scores_are_mirror_symmetric(n):
+    for game in range(12):
+        bots = tuple(("smart", "greedy")[p % 2] for p in range(n)) if n % 2 == 0 else ("smart",) * n
+        st = position(n, bots, game, 3 * game % 37)
+        if st.sc[SC.OVER]:
+            continue
+        st.bparam[:, P_NOISE] = 0.0
+        st.bel_fresh[:] = False
+        seat = int(st.sc[SC.ACTIVE])
+        m = mirror(st)
+        o1, s1, r1 = action_scores_nb(copy_state(st), seat)
+        o2, s2, r2 = action_scores_nb(m, seat)
+        got = {int(o): (s, r) for o, s, r in zip(o2, s2, r2, strict=True)}
+        for o, s, r in zip(o1, s1, r1, strict=True):
+            s_m, r_m = got[mirror_option(o)]
+            assert s_m == pytest.approx(s, abs=1e-9)
+            assert r_m == r
