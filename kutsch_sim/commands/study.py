@@ -1,0 +1,144 @@
+"""``kutsch-sim study``: the standard study (every part) and its balance report, in one command.
+
+Thin: options and parts are :mod:`kutsch_sim.sim.study`; the progress bars and the summary
+table are ``simulate``'s; the report is ``report``'s.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ..errors import KutschError
+from ..sim.study import DEFAULT_GAMES, DEFAULT_GAMES_NOTE, standard_parts
+from .simulate import fail, progress_bar, summary_table
+
+N_CONFIGS = sum(p.configurations for p in standard_parts())
+
+
+def study_cmd(
+    out: Annotated[
+        str | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="DIR",
+            help="Study folder: DIR/results/<part>/ (one results store a part) and DIR/report/. Required.",
+        ),
+    ] = None,
+    games: Annotated[
+        str,
+        typer.Option(
+            "--games",
+            "-g",
+            metavar="N",
+            help=f"Games per configuration ({N_CONFIGS} configurations; the default takes {DEFAULT_GAMES_NOTE}).",
+        ),
+    ] = f"{DEFAULT_GAMES}",
+    seed: Annotated[str, typer.Option("--seed", "-s", metavar="S", help="Master seed (0 or more).")] = "1",
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            "-b",
+            metavar="BOT",
+            help="Bot profile for every seat (default: smart if present, else random).",
+        ),
+    ] = None,
+    threads: Annotated[
+        str | None,
+        typer.Option(
+            "--threads",
+            "-t",
+            metavar="T",
+            help="numba threads (default: all cores); with --scheduler, per worker.",
+        ),
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Finish the study in --out: skip every finished chunk.")
+    ] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace the study in --out.")] = False,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler", metavar="ADDRESS", help="Run chunks on this Dask scheduler, e.g. tcp://host:8786."
+        ),
+    ] = None,
+    variants: Annotated[
+        str | None,
+        typer.Option("--variants", metavar="NAME,...", help="Rule variants for every game (issue 6)."),
+    ] = None,
+) -> None:
+    """Run the standard study and write its report.
+
+    3-10 players x basic, full, basic+Loge, full-Loge and each unstamped item added to basic, Drink of Power on; then 3, 5, 7, 9 players x basic, full with the Drink off. Each part is a results store under DIR/results/<part>/; the report of all parts is written to DIR/report/.
+    """
+    from ..sim.study import Study, study_options
+    from .report import make_report, read_results
+
+    try:
+        opts = study_options(
+            games=games,
+            seed=seed,
+            bots=bots,
+            threads=threads,
+            out=out,
+            resume=resume,
+            force=force,
+            scheduler=scheduler,
+            variants=variants,
+        )
+        study = Study(opts)
+        study.open()
+    except KutschError as e:
+        fail(e)
+    err = Console(stderr=True)
+    err.print(
+        f"study: {len(study.parts)} parts, {opts.configurations} configurations x {opts.games:,} games, "
+        f"bots {opts.bots}, seed {opts.seed}"
+    )
+    with progress_bar(err) as bar:
+        done = [study.games_done(i) for i in range(len(study.parts))]
+        total = bar.add_task(
+            "all", total=sum(study.games_total(i) for i in range(len(study.parts))), completed=sum(done)
+        )
+        tasks = [
+            bar.add_task(p.name, total=study.games_total(i), completed=done[i])
+            for i, p in enumerate(study.parts)
+        ]
+
+        def on_progress(i: int, _config: int, n: int) -> None:
+            bar.advance(tasks[i], n)
+            bar.advance(total, n)
+
+        try:
+            summary = study.execute(on_progress=on_progress)
+        except KeyboardInterrupt:
+            bar.stop()
+            typer.echo(f"kutsch-sim: interrupted: {study.interrupted_message()}", err=True)
+            raise typer.Exit(130) from None
+        except KutschError as e:
+            bar.stop()
+            fail(e)
+    console = Console()
+    console.print(summary_table(summary))
+    console.print(
+        f"{summary.games_run:,} games played in {summary.seconds:.1f} s "
+        f"({summary.games_per_s:,.0f} games/s); results in {opts.results_dir}"
+    )
+    err.print("writing the report ...")
+    try:
+        df = read_results(opts.results_dir)
+        html = make_report(opts.results_dir, opts.report_dir, command=opts.command_line(), df=df)
+    except KutschError as e:
+        fail(e)
+    except KeyboardInterrupt:
+        typer.echo(
+            f"kutsch-sim: interrupted while writing the report; the results are complete: run "
+            f"`{opts.command_line('--resume')}` to write it",
+            err=True,
+        )
+        raise typer.Exit(130) from None
+    console.print(f"report written: {html.parent / 'report.md'} and {html}")
