@@ -95,7 +95,7 @@ def test_study_writes_every_part_and_the_report(study):
         assert (report / "tables" / f"{name}.csv").is_file(), name
     assert len(list((report / "figures").glob("*.png"))) >= 5
     assert f"{report / 'report.md'} and {report / 'report.html'}" in res.stdout.replace("\n", "")
-    assert "Winner shares" in res.stdout and "(Drink" in res.stdout  # the Drink-off rows
+    assert "Winner shares" in res.stdout and "basic no Drink" in res.stdout  # the Drink-off rows
     assert not list(out.rglob(".*.tmp"))
 
 

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from ..errors import KutschError
 from ..sim.study import DEFAULT_GAMES, DEFAULT_GAMES_NOTE, standard_parts
-from .simulate import fail, progress_bar, summary_table
+from .simulate import Seed, _kernel_cached, fail, progress_bar, summary_table
 
 N_CONFIGS = sum(p.configurations for p in standard_parts())
 
@@ -37,7 +37,7 @@ def study_cmd(
             help=f"Games per configuration ({N_CONFIGS} configurations; the default takes {DEFAULT_GAMES_NOTE}).",
         ),
     ] = f"{DEFAULT_GAMES}",
-    seed: Annotated[str, typer.Option("--seed", "-s", metavar="S", help="Master seed (0 or more).")] = "1",
+    seed: Seed = "1",
     bots: Annotated[
         str | None,
         typer.Option(
@@ -99,6 +99,8 @@ def study_cmd(
         f"study: {len(study.parts)} parts, {opts.configurations} configurations x {opts.games:,} games, "
         f"bots {opts.bots}, seed {opts.seed}"
     )
+    if not opts.scheduler and not _kernel_cached():
+        err.print("kutsch-sim: compiling the engine (first run of these sources: minutes; cached afterwards)")
     with progress_bar(err) as bar:
         done = [study.games_done(i) for i in range(len(study.parts))]
         total = bar.add_task(

@@ -48,11 +48,11 @@ from .runner import Run, Summary
 FORMAT = "kutsch-sim-study"
 FORMAT_VERSION = 1
 # Games per configuration by default: 71 configurations x 1,000 = 71,000 games. Measured on
-# the 2-core development machine (JIT warm, machine shared, load ~4): 3 min 28 s with the
-# `smart` bots (194 s of games, 365 games/s; ~14 s start-up and report), 1 min 2 s with
-# `random` (47 s of games). Shown in --help as DEFAULT_GAMES_NOTE.
+# the 2-core development machine, JIT warm, while other jobs ran (load 4-6): with `smart`
+# bots 3 min 28 s and 4 min 25 s wall (2 min 20 s of CPU: 1-2 min on an idle 2-core
+# laptop), with `random` 1 min 2 s. Start-up and the report take ~15 s of it.
 DEFAULT_GAMES = 1_000
-DEFAULT_GAMES_NOTE = "about 3.5 min on 2 cores with smart bots, 1 min with random"
+DEFAULT_GAMES_NOTE = "3-4 min on 2 cores with smart bots, 1 min with random"
 CORE_SETS = ("basic", "full", "basic+Loge", "full-Loge")
 DRINK_OFF_SETS = ("basic", "full")
 NO_DRINK_PART = "no-drink"
@@ -386,7 +386,7 @@ class Study:
     def execute(self, on_progress: StudyProgressFn | None = None) -> Summary:
         """Run every part in turn; each run skips its finished chunks. Ctrl-C keeps what is finished.
 
-        Returns every configuration's tallies (item sets of Drink-off parts labelled so) and
+        Returns every configuration's tallies (Drink-off item sets labelled ``basic no Drink``) and
         this session's games and wall time."""
         if not self.manifest:
             self.open()
@@ -426,7 +426,7 @@ class Study:
             if s is None:
                 continue
             games += s.games_run
-            label = "" if part.drink else " (Drink off)"
+            label = "" if part.drink else " no Drink"  # short: the table fits 80 columns
             rows += [r | {"item_set": r["item_set"] + label} for r in s.rows]
         complete = all(s is not None and s.complete for s in self.summaries)
         return Summary(rows, games, seconds, complete)
