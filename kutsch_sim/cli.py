@@ -53,12 +53,13 @@ def play(
     except KutschError as e:
         fail(str(e))
     result = play_game(cfg, seed, game, debug=debug)
-    reasons = None
-    try:
-        from .bots.reasons import reason_text as reasons
-    except ImportError:
-        pass
-    typer.echo(format_game(result, reasons))
+    from .bots.mind import format_beliefs
+    from .bots.reasons import reason_row_text
+
+    typer.echo(format_game(result, reason_row_text))
+    if result.beliefs is not None and any(b != "random" for b in cfg.bots):
+        typer.echo("")
+        typer.echo(format_beliefs(result))
     if result.record[7] != 0:
         fail(f"engine invariant broken (error code {result.record[7]}); please report seed {seed} game {game}")
 

@@ -41,10 +41,10 @@ def make_report(results: Path, out: Path, command: str | None = None, df=None) -
 
 def report_cmd(
     results: Path = typer.Argument(..., help="A results store written by `kutsch-sim simulate` or `study`."),
-    out: Path = typer.Option(None, "--out", "-o", help="Report folder (default: RESULTS/report)."),
+    out: Path = typer.Option(None, "--out", "-o", help="Report folder (default: RESULTS-report beside it)."),
 ) -> None:
     """Write report.md, report.html (plots embedded), the PNG plots and every table as CSV."""
-    out = out or results / "report"
+    out = out or results.with_name(results.name + "-report")  # not inside: the store stays Parquet only
     try:
         check_results_dir(results)
         df = read_results(results)

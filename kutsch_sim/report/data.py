@@ -42,10 +42,12 @@ def load_results(path: str | Path) -> pd.DataFrame:
 
 
 def load_manifest(path: str | Path) -> dict | None:
-    """The run manifest (``manifest.json`` in the results directory), or ``None`` if absent."""
+    """The run manifest (``_manifest.json``, written by the runner, or ``manifest.json``) in the
+    results directory, or ``None`` if absent."""
     p = Path(path)
-    f = p / "manifest.json" if p.is_dir() else p.with_name("manifest.json")
-    if not f.is_file():
+    folder = p if p.is_dir() else p.parent
+    f = next((folder / name for name in ("_manifest.json", "manifest.json") if (folder / name).is_file()), None)
+    if f is None:
         return None
     try:
         return json.loads(f.read_text(encoding="utf-8"))
