@@ -20,16 +20,21 @@ def _labels(codes: np.ndarray, labels: tuple[str, ...], none: str = "none") -> p
     return pd.Categorical.from_codes(idx, categories=cats)
 
 
+def _const(value: str, n: int) -> pd.Categorical:
+    """A constant category column without building a Python list of n strings."""
+    return pd.Categorical.from_codes(np.zeros(n, np.int8), categories=[value])
+
+
 def records_to_frame(rec: np.ndarray, *, players: int, item_set: str, bots: tuple[str, ...],
                      variant: str, drink: bool, seed: int, game_start: int) -> pd.DataFrame:
     """Label ``rec`` (int32[n_games, N_REC]) from one configuration as a DataFrame."""
     n = rec.shape[0]
     cols: dict[str, object] = {
         "players": np.full(n, players, np.int8),
-        "item_set": pd.Categorical([item_set] * n),
-        "variant": pd.Categorical([variant] * n),
+        "item_set": _const(item_set, n),
+        "variant": _const(variant, n),
         "drink": np.full(n, drink, bool),
-        "bots": pd.Categorical([",".join(bots)] * n),
+        "bots": _const(",".join(bots), n),
         "seed": np.full(n, seed, np.uint64),
         "game": np.arange(game_start, game_start + n, dtype=np.int64),
         "winner": _labels(rec[:, REC.WINNER], WINNER_LABELS),
@@ -50,5 +55,5 @@ def records_to_frame(rec: np.ndarray, *, players: int, item_set: str, bots: tupl
         cols[f"team_{p}"] = _labels(rec[:, REC.TEAM0 + p], _TEAM_LABELS)
         cols[f"occ_{p}"] = _labels(rec[:, REC.OCC0 + p], OCC_KEYS)
         cols[f"items_{p}"] = rec[:, REC.ITEMS0 + p].astype(np.int32)
-        cols[f"bot_{p}"] = pd.Categorical([bots[p] if p < players else "none"] * n)
+        cols[f"bot_{p}"] = _const(bots[p] if p < players else "none", n)
     return pd.DataFrame(cols)
