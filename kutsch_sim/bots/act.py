@@ -153,6 +153,8 @@ def trade_score_nb(t, c, me, team, deck_n, bags_open, k_assoc_t, hand_n_t, occ_u
         elif is_bag_nb(c):
             if deck_n > 0:
                 eff = draw_value_nb(par[P_DRAW_VALUE], deck_n, scr) + (3.0 if clair_top_ok else 0.0)
+                if scr[MY_NOW] >= 2.0 and scr[MY_FUT] > scr[MY_NOW] and future_team_nb(c) != team:
+                    eff += 4.0 / deck_n  # each draw brings the Bag I hold closer to counting
             reason = R_TRADE_BAG
         elif c == C_TOME:
             eff = 1.0 if occ_used else -0.1

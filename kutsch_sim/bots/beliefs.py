@@ -18,7 +18,8 @@ Evidence is a log-likelihood per assignment:
   fight looks), kept by the engine: assignments that contradict it get weight 0.
 
 :func:`refresh_nb` turns this into ``bel_team[s, p]`` = P(p is on s's team) and
-``bel_minor[s]`` = P(s's team is the minority) (odd N: the Drink of Power, R7), and keeps
+``bel_minor[s]`` = P(s's team is the minority) (odd N: the Drink of Power, R7; from hard
+evidence only, as a wrong Drink declaration loses the game), and keeps
 the normalised weights in ``bel_w[s]`` for joint questions ("are all of these my
 teammates?"). It runs lazily: only for a seat that is about to decide and whose evidence
 changed (``bel_fresh``). Cost per refresh: one exp per assignment consistent with the
@@ -48,7 +49,7 @@ A_MAX = 252  # C(10, 5): the most team assignments at any player count
 # weights of soft evidence (log-likelihood ratio per unit of soft_trust)
 W_SUPPORT = 0.7  # a supporter is with the side it supports and against the other
 W_BONUS = 0.3  # a supporter also plays a support card / the Bodyguard
-W_ATTACK = 0.25  # attackers mostly attack opponents (or unknowns, to look)
+W_ATTACK = 0.1  # attackers attack opponents, but also unknowns (to look)
 W_OFFER = 0.15  # a free offer: items go towards believed teammates
 W_ACCEPT = 0.1
 W_REJECT = 0.1
@@ -154,6 +155,7 @@ def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
     for p in range(n):
         team[p] = 0.0
     z = 0.0
+    zh = 0.0
     zm = 0.0
     small = (n - 1) // 2
     for i in range(na):
@@ -163,6 +165,7 @@ def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
         e = np.exp(w[i] - mx)
         w[i] = e
         z += e
+        zh += 1.0
         same = asg[i] if mine_order == 1 else (~asg[i]) & full
         k = 0
         for p in range(n):
@@ -170,13 +173,22 @@ def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
                 team[p] += e
                 k += 1
         if n % 2 == 1 and k == small:
-            zm += e
+            zm += 1.0
+    if z <= 0.0:  # no assignment left (a position built without set-up): stay at the prior
+        for p in range(n):
+            team[p] = 0.5
+        team[me] = 1.0
+        minor[me] = 0.0
+        return
     inv = 1.0 / z
     for i in range(na):
         w[i] *= inv
     for p in range(n):
         team[p] *= inv
-    minor[me] = zm * inv if n % 2 == 1 else 0.0
+    # P(minority) from hard evidence only: it decides a Drink of Power declaration, which
+    # loses the game when wrong, and soft evidence (correlated, herd-prone) is too weak a
+    # basis for counting teams
+    minor[me] = zm / zh if n % 2 == 1 else 0.0
 
 
 @njit(cache=True)

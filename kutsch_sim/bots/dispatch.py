@@ -12,12 +12,13 @@ from numba import njit
 
 from ..enums import EV, SC
 from ..rng import below_nb
-from .beliefs import hard_beliefs_nb, refresh_nb
+from .beliefs import hard_beliefs_nb, refresh_nb, reset_beliefs_nb
 from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART, P_SOFT_TRUST
 from .policy import choose_nb
 from .view import make_view_nb
 
-__all__ = ["BOT_FIRST", "BOT_GREEDY", "BOT_RANDOM", "BOT_SMART", "bot_choose_nb", "final_beliefs_nb"]
+__all__ = ["BOT_FIRST", "BOT_GREEDY", "BOT_RANDOM", "BOT_SMART", "bot_choose_nb", "final_beliefs_nb",
+           "start_bots_nb"]
 
 
 @njit(cache=True)
@@ -77,6 +78,16 @@ def final_beliefs_nb(st):
             hard_beliefs_nb(n, s, st.k_assoc[s], st.bel_team[s], st.bel_minor)
         else:
             refresh_seat_nb(st, s)
+
+
+@njit(cache=True)
+def start_bots_nb(st, n):
+    """Fresh bot beliefs and memory for a game of n players whose seats' bots are set
+    (``st.bot``): called by set-up, and by anything that builds a position without it."""
+    st.sc[SC.N_ASG] = reset_beliefs_nb(n, st.bel_asg, st.bel_pub, st.bel_pair, st.bel_priv, st.bel_w,
+                                       st.bel_team, st.bel_minor, st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem)
+    # the observer runs when a bot reads what it keeps, or when the log is kept (traces)
+    st.sc[SC.BELIEFS] = 1 if (st.log.shape[0] > 0 or wants_beliefs_nb(st.bot, n)) else 0
 
 
 @njit(cache=True)

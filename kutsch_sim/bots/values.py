@@ -228,12 +228,11 @@ def give_value_nb(c, t, team, bags_open, scr, cons):
             return tm * gather - (1.0 - tm) * V_OURS * w
         return -(1.0 - tm) * V_THEIRS * w
     if c == C_PEARL:
-        v = (1.0 - 2.0 * tm) * V_PEARL * (0.5 + 0.5 * (scr[EVT + t] + scr[EVM + t]))
         if scr[MY_NOW] >= 2.0:
             # I am close to declaring and the Pearl forbids it: a teammate keeps it, an
             # opponent would push it straight back (it cannot be refused)
-            v += 6.0 * tm
-        return v
+            return 6.0 * tm - 1.0
+        return (1.0 - 2.0 * tm) * V_PEARL * (0.5 + 0.5 * (scr[EVT + t] + scr[EVM + t]))
     if c == C_LOGE:
         return -V_LOGE - 2.0 * scr[MY_ANY]  # the Loge elsewhere threatens a solo win against us
     return 0.2 * tm  # a fight item or the like: slightly better with a teammate

@@ -57,8 +57,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..bots.beliefs import A_MAX, N_CTX, reset_beliefs_nb
-from ..bots.dispatch import wants_beliefs_nb
+from ..bots.beliefs import A_MAX, N_CTX
+from ..bots.dispatch import start_bots_nb
 from ..bots.params import N_BMEM, N_BPARAM
 from ..bots.values import N_SCR
 from ..enums import (
@@ -186,10 +186,7 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
     """
     seed_stream_nb(st.rs, seed, config_id, game)
     reset_scalars_nb(st, n, turn_cap, drink_on, debug)
-    st.sc[SC.N_ASG] = reset_beliefs_nb(n, st.bel_asg, st.bel_pub, st.bel_pair, st.bel_priv, st.bel_w,
-                                       st.bel_team, st.bel_minor, st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem)
-    # the observer runs when a bot reads beliefs, or when the log is kept (traces show beliefs)
-    st.sc[SC.BELIEFS] = 1 if (st.log.shape[0] > 0 or wants_beliefs_nb(st.bot, n)) else 0
+    start_bots_nb(st, n)
     rs = st.rs
     st.hand_n[:] = 0
     st.occ_up[:] = False
