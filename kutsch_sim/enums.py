@@ -106,10 +106,12 @@ class Scalar(NamedTuple):
     N_DECISIONS: int = 21  # decisions taken so far
     BELIEFS: int = 22  # 1: the bots' observers update beliefs at every event (bots.beliefs)
     N_ASG: int = 23  # team assignments enumerated for the bots' beliefs at this N
+    LOG_CAP: int = 24  # event rows to write (0 = logging off); kept across set-up
+    N_SCRIPT: int = 25  # scripted decisions loaded; kept across set-up
 
 
 SC = Scalar()
-N_SCALARS = 24
+N_SCALARS = 26
 
 
 class Winner(NamedTuple):

@@ -277,7 +277,7 @@ class Position:
         """
         from .bots.profiles import bot_arrays, check_bots
         from .engine.invariants import check_nb
-        from .engine.state import new_state_nb, reset_scalars_nb
+        from .engine.state import new_state, reset_scalars_nb
         from .rng import seed_stream_nb
         from .script import compile_script
 
@@ -288,7 +288,7 @@ class Position:
             raise KutschError(f"bots names {len(names)} seats but the position has {self.n}")
         bot_ids, params = bot_arrays(check_bots(names))
         n = self.n
-        st = new_state_nb(int(log_cap), rows)
+        st = new_state(int(log_cap), rows)
         seed_stream_nb(st.rs, np.uint64(self.seed), 0, 0)
         reset_scalars_nb(st, n, self.turn_cap, self.drink, 0)
         st.bot[:] = bot_ids
@@ -348,7 +348,7 @@ class _SetupLog:
 
     def add(self, typ: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0) -> None:
         i = int(self.st.sc[SC.N_EVENTS])
-        if i < self.st.log.shape[0]:
+        if i < self.st.sc[SC.LOG_CAP]:
             self.st.log[i, :] = (typ, 0, a, b, c, d)
         self.st.sc[SC.N_EVENTS] = i + 1
 

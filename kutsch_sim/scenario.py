@@ -139,7 +139,7 @@ class Outcome:
 
 
 def decode_events(st) -> list[Ev]:
-    m = min(int(st.sc[SC.N_EVENTS]), st.log.shape[0])
+    m = min(int(st.sc[SC.N_EVENTS]), int(st.sc[SC.LOG_CAP]))
     return [Ev(EVENT_NAMES[r[0]], *(int(x) for x in r[1:EV_COLS])) for r in st.log[:m]]
 
 

@@ -22,7 +22,7 @@ from kutsch_sim.bots.beliefs import observe_nb
 from kutsch_sim.bots.dispatch import bot_choose_nb
 from kutsch_sim.bots.params import P_NOISE
 from kutsch_sim.engine.game import action_options_nb, init_game_nb, play_turn_nb
-from kutsch_sim.engine.state import State, new_state_nb
+from kutsch_sim.engine.state import as_record, copy_state, new_state_nb
 from kutsch_sim.enums import (
     DCTX_A,
     DCTX_B,
@@ -39,7 +39,8 @@ from kutsch_sim.enums import (
 @njit(cache=True)
 def prefix_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turns):
     """A game played for ``turns`` turns (or to its end): the position a bot decides in."""
-    st = new_state_nb(0, np.zeros((0, 3), np.int32))
+    buf = new_state_nb(0, np.zeros((0, 3), np.int32))
+    st = buf[0]
     init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, 400, True, 0)
     t = 0
     while st.sc[SC.OVER] == 0 and t < turns:
@@ -48,7 +49,7 @@ def prefix_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turns):
         if st.sc[SC.OVER] == 0:
             st.sc[SC.ACTIVE] = (st.sc[SC.ACTIVE] + 1) % n
         t += 1
-    return st
+    return buf
 
 
 @njit(cache=True)
@@ -63,17 +64,13 @@ def choose_nb(st, seat, kind, k):
     return bot_choose_nb(st, seat, kind, k)
 
 
-def copy_state(st) -> State:
-    return State(*[np.array(a, copy=True) for a in st])
-
-
 def position(n, bots, game, turns, item_set="full"):
     cfg = GameConfig(n, item_set=item_set, bots=bots)
     nn, in_game, stamped, b, par = cfg.arrays()
-    return prefix_nb(nn, in_game, stamped, b, par, np.uint64(7), cfg.config_id, game, turns)
+    return as_record(prefix_nb(nn, in_game, stamped, b, par, np.uint64(7), cfg.config_id, game, turns))
 
 
-def hide_from(st, seat, rng) -> State:
+def hide_from(st, seat, rng) -> object:
     """A copy of st changed in everything ``seat`` cannot know."""
     st2 = copy_state(st)
     n = int(st2.sc[SC.N])
@@ -176,7 +173,7 @@ SIGMA = np.arange(N_CARDS)
 SIGMA[[0, 1, 2, 3, 4, 5, 6, 7]] = [3, 4, 5, 0, 1, 2, 7, 6]
 
 
-def mirror(st) -> State:
+def mirror(st) -> object:
     """The same position with the teams' names swapped (Order <-> Brotherhood) and their
     victory items with them."""
     m = copy_state(st)

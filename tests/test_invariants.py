@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from kutsch_sim.api import GameConfig
 from kutsch_sim.cards import card_player_range
 from kutsch_sim.engine.game import init_game_nb, play_nb
-from kutsch_sim.engine.state import new_state_nb
+from kutsch_sim.engine.state import new_state
 from kutsch_sim.enums import (
     BROTHERHOOD,
     EV,
@@ -39,7 +39,7 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 def play_random(n: int, items: str, seed: int, game: int, drink: bool):
     cfg = GameConfig(n, items, drink=drink, turn_cap=TURN_CAP)
     n, in_game, stamped, bots, params = cfg.arrays()
-    s = new_state_nb(LOG_CAP, np.zeros((0, 3), np.int32))
+    s = new_state(LOG_CAP, np.zeros((0, 3), np.int32))
     init_game_nb(s, n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game, TURN_CAP, drink, 1)
     play_nb(s)
     return s, in_game

@@ -190,14 +190,14 @@ def test_strict_run_names_the_illegal_or_unused_line() -> None:
 def test_play_turns_matches_play_nb() -> None:
     """The runner's turn loop agrees with the engine's: same final state, turn by turn or at once."""
     from kutsch_sim.engine.game import init_game_nb
-    from kutsch_sim.engine.state import new_state_nb
+    from kutsch_sim.engine.state import new_state
 
     cfg = GameConfig(6, "full", turn_cap=60)
     n, in_game, stamped, bots, params = cfg.arrays()
     for game in range(5):
         states = []
         for _ in range(2):
-            st = new_state_nb(4096, np.zeros((0, 3), np.int32))
+            st = new_state(4096, np.zeros((0, 3), np.int32))
             init_game_nb(st, n, in_game, stamped, bots, params, np.uint64(3), cfg.config_id, game, 60, True, 1)
             states.append(st)
         play_turns(states[0], None)
@@ -210,11 +210,11 @@ def test_play_turns_matches_play_nb() -> None:
 
 def test_from_state_round_trip_mid_game() -> None:
     from kutsch_sim.engine.game import init_game_nb
-    from kutsch_sim.engine.state import new_state_nb
+    from kutsch_sim.engine.state import new_state
 
     cfg = GameConfig(7, "full")
     n, in_game, stamped, bots, params = cfg.arrays()
-    st = new_state_nb(0, np.zeros((0, 3), np.int32))
+    st = new_state(0, np.zeros((0, 3), np.int32))
     init_game_nb(st, n, in_game, stamped, bots, params, np.uint64(1), cfg.config_id, 0, 400, True, 1)
     play_turns(st, 12)
     pos = Position.from_state(st)

@@ -8,7 +8,7 @@ import pytest
 from kutsch_sim.api import GameConfig
 from kutsch_sim.cards import CARD_NAMES, stamped_cards
 from kutsch_sim.engine.game import init_game_nb
-from kutsch_sim.engine.state import new_state_nb
+from kutsch_sim.engine.state import new_state
 from kutsch_sim.enums import (
     BROTHERHOOD,
     C_BAG_GOBLET,
@@ -34,7 +34,7 @@ def deal(n: int, items: str = "basic", game: int = 0, drink: bool = True):
     """The state right after R2 set-up of game ``game`` (debug on)."""
     cfg = GameConfig(n, items, drink=drink)
     n, in_game, stamped, bots, params = cfg.arrays()
-    st = new_state_nb(4096, np.zeros((0, 3), np.int32))
+    st = new_state(4096, np.zeros((0, 3), np.int32))
     init_game_nb(st, n, in_game, stamped, bots, params, np.uint64(11), cfg.config_id, game, 400, drink, 1)
     assert st.sc[SC.ERROR] == 0
     return st

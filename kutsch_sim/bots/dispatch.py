@@ -44,9 +44,9 @@ def bot_choose_nb(st, seat, kind, n):
         v = make_view_nb(st, seat, kind, n, b, st.bel_conf[seat])
     else:
         hard_beliefs_nb(st.sc[SC.N], seat, st.k_assoc[seat], st.bel_team[seat], st.bel_minor)
-        v = make_view_nb(st, seat, kind, n, BOT_GREEDY, st.bel_one)
+        v = make_view_nb(st, seat, kind, n, BOT_GREEDY, st.bel_one[0])
     i = choose_nb(v)
-    if st.log.shape[0] > 0:
+    if st.sc[SC.LOG_CAP] > 0:
         log_reason_nb(st, seat)
     return i
 
@@ -57,7 +57,7 @@ def log_reason_nb(st, seat):
     can fall mid-event (a loser's hand is empty until the winner gives one back, R5.8), where
     the debug invariants do not hold yet, and the bots observe nothing from their reasons."""
     i = st.sc[SC.N_EVENTS]
-    if i < st.log.shape[0]:
+    if i < st.sc[SC.LOG_CAP]:
         row = st.log[i]
         row[0] = EV.REASON
         row[1] = st.sc[SC.TURN]
@@ -87,7 +87,7 @@ def start_bots_nb(st, n):
     st.sc[SC.N_ASG] = reset_beliefs_nb(n, st.bel_asg, st.bel_pub, st.bel_pair, st.bel_priv, st.bel_w,
                                        st.bel_team, st.bel_minor, st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem)
     # the observer runs when a bot reads what it keeps, or when the log is kept (traces)
-    st.sc[SC.BELIEFS] = 1 if (st.log.shape[0] > 0 or wants_beliefs_nb(st.bot, n)) else 0
+    st.sc[SC.BELIEFS] = 1 if (st.sc[SC.LOG_CAP] > 0 or wants_beliefs_nb(st.bot, n)) else 0
 
 
 @njit(cache=True)

@@ -27,7 +27,7 @@ conf           (21,) f64: P(card still where last seen) (all 1.0 for the greedy 
 tm             (10,) f64: P(seat is my teammate)
 w, asg, na     weights over team assignments (smart bot), the assignments, their count
 minor          P(my team is the minority) (odd N)
-occ_up         (10,) bool: occupation face up (public)
+occ_up         (10,) int8: occupation face up (public), 0/1
 hand_n         (10,) i8: cards in each hand (public)
 drink          (10,) bool: holds a Drink of Power (public)
 sup            (10,) i8: support sides declared in the current fight (public)

@@ -23,7 +23,7 @@ def decide_nb(st, seat, kind, n):
             st.sc[SC.ERROR] = ERR.NO_OPTIONS
         return -1
     pos = st.sc[SC.SCRIPT_POS]
-    if pos < st.script.shape[0] and st.script[pos, 0] == seat and st.script[pos, 1] == kind:
+    if pos < st.sc[SC.N_SCRIPT] and st.script[pos, 0] == seat and st.script[pos, 1] == kind:
         st.sc[SC.SCRIPT_POS] = pos + 1
         v = st.script[pos, 2]
         for i in range(n):

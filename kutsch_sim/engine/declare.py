@@ -21,7 +21,7 @@ def can_declare_nb(st, p, kind):
     if victory_count_nb(st, p, st.assoc[p]) < 1:
         return False  # R6.1 at least one victory item of your own team (a Drink does not count)
     if kind == DK.DRINK:
-        return st.drink[p]
+        return st.drink[p] != 0
     return True
 
 

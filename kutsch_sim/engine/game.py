@@ -141,6 +141,14 @@ def fill_record_nb(st):
 
 
 @njit(cache=True)
+def keep_alive_nb(buf):
+    """A use of the state's buffer after the last use of its record ``buf[0]``. A record
+    holds no reference to its array, and numba frees an array after the variable's last use,
+    so without this the buffer would be freed while the record is still being played on."""
+    return buf.shape[0]
+
+
+@njit(cache=True)
 def init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug):
     for p in range(n):
         st.bot[p] = bots[p]
@@ -154,12 +162,15 @@ def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_
     """Play one game with an event log; returns (record, log rows, scalars, team beliefs
     float64[10, 10], minority beliefs float64[10]) -- the beliefs each seat's bot holds at
     the end (``bots.dispatch.final_beliefs_nb``)."""
-    st = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
+    buf = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
+    st = buf[0]
     init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug)
     play_nb(st)
     final_beliefs_nb(st)
-    m = min(st.sc[SC.N_EVENTS], log_cap)
-    return st.rec.copy(), st.log[:m].copy(), st.sc.copy(), st.bel_team.copy(), st.bel_minor.copy()
+    m = min(st.sc[SC.N_EVENTS], st.sc[SC.LOG_CAP])
+    res = (st.rec.copy(), st.log[:m].copy(), st.sc.copy(), st.bel_team.copy(), st.bel_minor.copy())
+    keep_alive_nb(buf)
+    return res
 
 
 @njit(cache=True, parallel=True)
@@ -170,9 +181,10 @@ def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_
     (seed, config_id, game), so the records do not depend on thread count or chunking.
     """
     out = np.zeros((n_games, N_REC), np.int32)
-    n_chunks = min(n_games, 64)
+    n_chunks = min(n_games, 64)  # one state (~0.5 MB, mostly the unused log) per chunk of games
     for ch in prange(n_chunks):
-        st = new_state_nb(0, np.zeros((0, 3), np.int32))
+        buf = new_state_nb(0, np.zeros((0, 3), np.int32))
+        st = buf[0]
         lo = ch * n_games // n_chunks
         hi = (ch + 1) * n_games // n_chunks
         for i in range(lo, hi):
@@ -180,4 +192,5 @@ def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_
                          drink_on, debug)
             play_nb(st)
             out[i, :] = st.rec
+        keep_alive_nb(buf)
     return out

@@ -19,7 +19,7 @@ from .invariants import check_nb
 @njit(cache=True)
 def log_nb(st, typ, a, b, c, d):
     i = st.sc[SC.N_EVENTS]
-    if i < st.log.shape[0]:
+    if i < st.sc[SC.LOG_CAP]:
         row = st.log[i]
         row[0] = typ
         row[1] = st.sc[SC.TURN]
