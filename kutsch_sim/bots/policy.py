@@ -144,17 +144,18 @@ def gain_nb(c, team, bags_open, deck_n, occ_used, scr):
 
 
 @njit(cache=True)
-def return_score_nb(v, y, a, use_effect):
-    """Score of handing card y to seat a (trade return, Priest, give-back, Sextant, limit)."""
-    scr = v.scr
-    s = transfer_nb(y, a, v.team, v.bags_open, v.deck_n, v.occ_up[v.me], scr, v.par[P_CONSOLIDATE])
-    if use_effect and has_effect_nb(y, v.bags_open):
+def return_score_nb(y, a, use_effect, team, bags_open, deck_n, occ_used, a_known, scr, par):
+    """Score of handing card y to seat a (trade return, Priest, give-back, Sextant, limit).
+    Called once per option, so it takes scalars and two arrays, not the View (passing the
+    View's ~20 arrays cost more than the scoring itself); a_known: a's team is known."""
+    s = transfer_nb(y, a, team, bags_open, deck_n, occ_used, scr, par[P_CONSOLIDATE])
+    if use_effect and has_effect_nb(y, bags_open):
         tm = scr[TM + a]
-        if y == C_MONOCLE and v.k_assoc[a] < 0:
-            s += v.par[P_INFO_VALUE] * 4.0 * tm * (1.0 - tm)
+        if y == C_MONOCLE and not a_known:
+            s += par[P_INFO_VALUE] * 4.0 * tm * (1.0 - tm)
         elif y == C_PRIVILEGE:
             s += 0.3 + 0.5 * (scr[EVM + a] + scr[EVT + a])
-        elif is_bag_nb(y) and v.deck_n > 0:
+        elif is_bag_nb(y) and deck_n > 0:
             s += 1.5
     return s
 
@@ -163,8 +164,9 @@ def return_score_nb(v, y, a, use_effect):
 def choose_return_nb(v, a, use_effect, code_spare):
     """Index of the best card to hand to seat a among v.opts (cards); reason set."""
     sc = v.score
+    team, bags, dn, used, known, scr, par = v.team, v.bags_open, v.deck_n, v.occ_up[v.me], v.k_assoc[a] >= 0, v.scr, v.par
     for i in range(v.n_opts):
-        sc[i] = return_score_nb(v, v.opts[i], a, use_effect)
+        sc[i] = return_score_nb(v.opts[i], a, use_effect, team, bags, dn, used, known, scr, par)
     i = pick_best_nb(sc, v.n_opts, v.rs)
     y = v.opts[i]
     code = code_spare
@@ -204,7 +206,7 @@ def choose_accept_nb(v):
     best = -1e9
     for c in range(N_CARDS):
         if v.k_card[c] == v.me and c != x and c != ban:
-            s = return_score_nb(v, c, a, True)
+            s = return_score_nb(c, a, True, v.team, v.bags_open, v.deck_n, occ_used, v.k_assoc[a] >= 0, scr, v.par)
             best = max(best, s)
     total = val + best + 0.3 * (2.0 * tm - 1.0)
     if total > -0.2:
@@ -403,13 +405,14 @@ def choose_win_nb(v):
 
 
 @njit(cache=True)
-def take_value_nb(v, c, lo):
-    scr = v.scr
+def take_value_nb(c, lo, team, bags_open, deck_n, occ_used, scr, par):
+    """Value of taking card c from the loser lo (R5.8); per option, so no View (see
+    return_score_nb)."""
     tm = scr[TM + lo]
     f = future_team_nb(c)
-    w = 1.0 if c < 6 or v.bags_open == 1 else 0.6
-    if f == v.team:
-        gather = v.par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + lo])
+    w = 1.0 if c < 6 or bags_open == 1 else 0.6
+    if f == team:
+        gather = par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + lo])
         return w * ((1.0 - tm) * 10.0 + tm * gather)
     if f >= 0:
         return w * ((1.0 - tm) * 4.0 - tm * 1.0)
@@ -417,8 +420,7 @@ def take_value_nb(v, c, lo):
         return -3.0
     if c == C_LOGE:
         return 4.0 + 2.0 * scr[MY_ANY]
-    return keep_value_nb(c, v.team, v.bags_open, v.deck_n, scr[MY_THEIRS] + scr[MY_NOW], v.occ_up[v.me]) \
-        - 0.3 * tm - 0.2
+    return keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used) - 0.3 * tm - 0.2
 
 
 @njit(cache=True)
@@ -427,15 +429,17 @@ def choose_take_nb(v):
     prep_view_nb(v)
     lo = v.ctx[DCTX_B]
     sc = v.score
+    team, bags, dn, used, scr, par = v.team, v.bags_open, v.deck_n, v.occ_up[v.me], v.scr, v.par
     back = 0.0
     if v.hand_n[lo] == 1:  # taking their only item: one of mine goes back to them (R5.8)
         back = -1e9
+        known = v.k_assoc[lo] >= 0
         for y in range(N_CARDS):
             if v.k_card[y] == v.me:
-                back = max(back, return_score_nb(v, y, lo, False))
+                back = max(back, return_score_nb(y, lo, False, team, bags, dn, used, known, scr, par))
     for i in range(v.n_opts):
         c = v.opts[i]
-        sc[i] = 0.0 if c < 0 else take_value_nb(v, c, lo) + back
+        sc[i] = 0.0 if c < 0 else take_value_nb(c, lo, team, bags, dn, used, scr, par) + back
     i = pick_best_nb(sc, v.n_opts, v.rs)
     c = v.opts[i]
     if c < 0:
@@ -578,9 +582,11 @@ def choose_limit_nb(v):
     """LIMIT_GIVE (R2.4): options target*32 + card."""
     prep_view_nb(v)
     sc = v.score
+    team, bags, dn, used, scr, par = v.team, v.bags_open, v.deck_n, v.occ_up[v.me], v.scr, v.par
     for i in range(v.n_opts):
         o = v.opts[i]
-        sc[i] = return_score_nb(v, o % 32, o // 32, False)
+        a = o // 32
+        sc[i] = return_score_nb(o % 32, a, False, team, bags, dn, used, v.k_assoc[a] >= 0, scr, par)
     i = pick_best_nb(sc, v.n_opts, v.rs)
     o = v.opts[i]
     out_nb(v, R_LIMIT_GIVE, o // 32, o % 32)
