@@ -175,6 +175,11 @@ def main() -> None:
             rec = batch(GameConfig(n, bots=("smart",)), args.other_games, seed=31)
         game_stats(n, rec, stats_lines, res)
     lines += stats_lines
+    lines += ["", "### `full` item set (Coat of Armor of the Loge in play), all `smart`", "",
+              stats_lines[3], stats_lines[4]]
+    for n in (4, 6, 9):
+        rec = batch(GameConfig(n, item_set="full", bots=("smart",)), args.other_games, seed=41)
+        game_stats(n, rec, lines, res.setdefault("full", {}))
     print("\n".join(lines))
     if args.json:
         with open(args.json, "w") as f:

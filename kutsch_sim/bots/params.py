@@ -25,7 +25,7 @@ P_INFO_VALUE = 4  # value of learning one unknown association (Monocle, fight lo
 P_DRAW_VALUE = 5  # value of drawing a card from the item deck (Secret Bag effect)
 P_PASS_BIAS = 6  # an action must score above this to be preferred to passing
 P_OCC_MARGIN = 7  # once-only occupations (Priest, Doctor, Poison Mixer): belief margin to use them
-P_URGENCY = 8  # per 100 turns, how much the declaration threshold drops (avoids timeouts)
+P_URGENCY = 8  # per 100 turns, how much the declaration threshold drops; past 10n turns, attack gain per 5 turns
 P_NOISE = 9  # random jitter added to action scores (varied play, no fixed loops)
 P_CONSOLIDATE = 10  # value of moving our victory item to the teammate who holds more of them
 

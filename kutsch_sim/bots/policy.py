@@ -86,6 +86,7 @@ from .values import (
     C_BAG_KEY,
     C_COAT,
     C_LOGE,
+    C_MIRROR,
     C_MONOCLE,
     C_PEARL,
     C_PRIVILEGE,
@@ -161,12 +162,32 @@ def return_score_nb(y, a, use_effect, team, bags_open, deck_n, occ_used, a_known
 
 
 @njit(cache=True)
+def mirror_cancel_nb(x, tm, bags_open, deck_n):
+    """What the giver's effect of card x is worth to me (giver a teammate with probability
+    tm): handing back the Broken Mirror cancels it (R9). Without this, two teammates passed a
+    Secret Bag back and forth, each answering with the Mirror, and never drew (3-player
+    games ran into the turn cap)."""
+    if not has_effect_nb(x, bags_open):
+        return 0.0
+    side = 2.0 * tm - 1.0  # +1 teammate, -1 opponent
+    if is_bag_nb(x):
+        return 3.0 * side if deck_n > 0 else 0.0  # the giver draws a card
+    if x == C_MONOCLE:
+        return 1.0 * side  # the giver sees my association
+    if x == C_PRIVILEGE:
+        return 0.5 * side  # the giver sees my items
+    return 0.0
+
+
+@njit(cache=True)
 def choose_return_nb(v, a, use_effect, code_spare):
     """Index of the best card to hand to seat a among v.opts (cards); reason set."""
     sc = v.score
     team, bags, dn, used, known, scr, par = v.team, v.bags_open, v.deck_n, v.occ_up[v.me], v.k_assoc[a] >= 0, v.scr, v.par
     for i in range(v.n_opts):
         sc[i] = return_score_nb(v.opts[i], a, use_effect, team, bags, dn, used, known, scr, par)
+        if use_effect and v.opts[i] == C_MIRROR:  # R9: the Mirror silences the giver's item
+            sc[i] -= mirror_cancel_nb(v.ctx[DCTX_CARD], scr[TM + a], bags, dn)
     i = pick_best_nb(sc, v.n_opts, v.rs)
     y = v.opts[i]
     code = code_spare
