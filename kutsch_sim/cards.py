@@ -87,7 +87,7 @@ def stamped_needed(n_players: int) -> int:
     return 4 if n_players == 3 else n_players - 2
 
 
-def _read(path: Path, columns: tuple[str, ...]) -> list[tuple[int, list[str]]]:
+def read_table(path: Path, columns: tuple[str, ...]) -> list[tuple[int, list[str]]]:
     """(line number, fields) of each data row; ``#`` lines and blank lines are skipped."""
     if not path.is_file():
         raise KutschError(f"data table not found: {path}")
@@ -137,7 +137,7 @@ def _check_order(path: Path, rows: list[tuple[int, list[str]]], fields: tuple[st
 
 
 def _load_items(path: Path) -> tuple[ItemRow, ...]:
-    rows = _read(path, ITEM_COLUMNS)
+    rows = read_table(path, ITEM_COLUMNS)
     _check_order(path, rows, KIND_KEYS, "item")
     items = []
     for k, (ln, f) in enumerate(rows):
@@ -176,7 +176,7 @@ def _load_items(path: Path) -> tuple[ItemRow, ...]:
 
 
 def _load_occs(path: Path) -> tuple[OccRow, ...]:
-    rows = _read(path, OCC_COLUMNS)
+    rows = read_table(path, OCC_COLUMNS)
     _check_order(path, rows, Occupation._fields, "occupation")
     return tuple(OccRow(f[0], f[1], bool(_int(path, ln, "once", f[2], 0, 1))) for ln, f in rows)
 
@@ -287,7 +287,7 @@ def cards_in_game(kinds: frozenset[int], n_players: int, tables: Tables | None =
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
         raise KutschError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {n_players}")
     kinds = frozenset(kinds)
-    if not STRUCTURAL_KINDS <= kinds or not kinds <= set(range(N_KINDS)):
+    if not kinds >= STRUCTURAL_KINDS or not kinds <= set(range(N_KINDS)):
         raise KutschError(f"invalid item kinds {sorted(kinds)}: need Keys, Goblets and both Bags, ids 0..16")
     lo, hi = card_player_range(tables)
     mask = np.isin(CARD_KIND, sorted(kinds)) & (lo <= n_players) & (n_players <= hi)

@@ -53,7 +53,7 @@ def play(
     except KutschError as e:
         fail(str(e))
     result = play_game(cfg, seed, game, debug=debug)
-    from .bots.mind import format_beliefs
+    from .mind import format_beliefs
     from .bots.reasons import reason_row_text
 
     typer.echo(format_game(result, reason_row_text))

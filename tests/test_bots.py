@@ -10,7 +10,7 @@ import pytest
 from kutsch_sim.api import GameConfig, play_game, run_batch
 from kutsch_sim.bots import profiles
 from kutsch_sim.bots.beliefs import A_MAX, make_assignments_nb, refresh_nb
-from kutsch_sim.bots.mind import beliefs_at_end, format_beliefs
+from kutsch_sim.mind import beliefs_at_end, format_beliefs
 from kutsch_sim.bots.params import BOT_GREEDY, BOT_SMART, PARAM_NAMES
 from kutsch_sim.bots.reasons import N_REASONS, REASON_TABLE, reason_row_text, reason_text
 from kutsch_sim.enums import EV, ORDER, REC, WIN

@@ -7,12 +7,11 @@ parameters are rows of ``data/bots.csv`` (columns: profile, bot, then the names 
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import numpy as np
 
-from ..cards import DATA_DIRS
+from ..cards import DATA_DIRS, read_table
 from ..enums import MAX_PLAYERS
 from ..errors import KutschError
 from .params import BOT_FIRST, BOT_NAMES, BOT_RANDOM, N_BPARAM, PARAM_NAMES
@@ -35,18 +34,7 @@ def load_profiles(path: Path | str | None = None) -> dict[str, tuple[int, tuple[
         path = found[0]
     path = Path(path)
     out = dict(BUILTIN)
-    header = None
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        fields = [f.strip() for f in next(csv.reader([line]))]
-        if header is None:
-            header = fields
-            if tuple(fields) != COLUMNS:
-                raise KutschError(f"{path}: line {lineno}: columns must be {','.join(COLUMNS)}")
-            continue
-        if len(fields) != len(COLUMNS):
-            raise KutschError(f"{path}: line {lineno}: expected {len(COLUMNS)} fields, got {len(fields)}")
+    for lineno, fields in read_table(path, COLUMNS):
         name, bot = fields[0].lower(), fields[1].lower()
         if not name or name in out:
             raise KutschError(f"{path}: line {lineno}: profile name {fields[0]!r} is empty or repeated")
@@ -62,8 +50,6 @@ def load_profiles(path: Path | str | None = None) -> dict[str, tuple[int, tuple[
                 raise KutschError(f"{path}: line {lineno}: {col} must be a finite number >= 0, got {text!r}")
             values.append(x)
         out[name] = (BOT_NAMES.index(bot), tuple(values))
-    if header is None:
-        raise KutschError(f"{path}: no header line")
     return out
 
 
