@@ -108,10 +108,23 @@ class Scalar(NamedTuple):
     N_ASG: int = 23  # team assignments enumerated for the bots' beliefs at this N
     LOG_CAP: int = 24  # event rows to write (0 = logging off); kept across set-up
     N_SCRIPT: int = 25  # scripted decisions loaded; kept across set-up
+    VARIANTS: int = 26  # bit mask of the rule variants in play (Variant.*, R10)
 
 
 SC = Scalar()
-N_SCALARS = 26
+N_SCALARS = 27
+
+
+class Variant(NamedTuple):
+    """Bits of ``sc[VARIANTS]``: the official variants (R10), each a rule switch."""
+
+    SMUGGLING: int = 1  # the giver of a trade-effect item may keep it silent
+    FORTUNE: int = 2  # fortune-telling: name the other team's holders of their combination
+    ADV3P: int = 4  # advanced 3-player game: 3 association cards each, team = majority
+
+
+VAR = Variant()
+VARIANT_NAMES = ("smuggling", "fortune-telling", "advanced-3p")  # name i is bit 1 << i
 
 
 class Winner(NamedTuple):

@@ -290,7 +290,7 @@ class Position:
         n = self.n
         st = new_state(int(log_cap), rows)
         seed_stream_nb(st.rs, np.uint64(self.seed), 0, 0)
-        reset_scalars_nb(st, n, self.turn_cap, self.drink, 0)
+        reset_scalars_nb(st, n, self.turn_cap, self.drink, 0, 0)  # no variant (R10)
         st.bot[:] = bot_ids
         st.bparam[:, :] = params
         log = _SetupLog(st)

@@ -247,6 +247,8 @@ def format_game(result, reasons: Callable[[np.ndarray], str] | None = None) -> s
             f"game {result.game}, bots {', '.join(sorted(set(cfg.bots)))}")
     if n % 2:
         head += ", Drink of Power " + ("in play" if cfg.drink else "switched off")
+    if cfg.variants:
+        head += ", variants " + ", ".join(cfg.variants)
     w.lines.append(head)
     for row in result.events:
         w.event(row)

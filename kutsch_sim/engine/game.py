@@ -149,22 +149,33 @@ def keep_alive_nb(buf):
 
 
 @njit(cache=True)
-def init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug):
+def init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
+                     variants):
+    """Bots, their parameters and the R2 set-up of game ``game``; ``variants`` is the bit
+    mask of ``enums.Variant`` (R10)."""
     for p in range(n):
         st.bot[p] = bots[p]
         for j in range(bparams.shape[1]):
             st.bparam[p, j] = bparams[p, j]
-    setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug)
+    setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
 
 
 @njit(cache=True)
-def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, log_cap):
+def init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug):
+    """:func:`init_game_var_nb` with the base rules (no variant)."""
+    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, 0)
+
+
+@njit(cache=True)
+def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, log_cap,
+                variants):
     """Play one game with an event log; returns (record, log rows, scalars, team beliefs
     float64[10, 10], minority beliefs float64[10]) -- the beliefs each seat's bot holds at
     the end (``bots.dispatch.final_beliefs_nb``)."""
     buf = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
     st = buf[0]
-    init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug)
+    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
+                     variants)
     play_nb(st)
     final_beliefs_nb(st)
     m = min(st.sc[SC.N_EVENTS], st.sc[SC.LOG_CAP])
@@ -174,11 +185,13 @@ def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug):
+def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug,
+                  variants):
     """Play games game0 .. game0+n_games-1 of one configuration in parallel.
 
     Returns int32[n_games, N_REC]. Each game draws only from its own stream
     (seed, config_id, game), so the records do not depend on thread count or chunking.
+    ``variants``: bit mask of ``enums.Variant`` (R10).
     """
     out = np.zeros((n_games, N_REC), np.int32)
     n_chunks = min(n_games, 64)  # one state (~0.5 MB, mostly the unused log) per chunk of games
@@ -188,8 +201,8 @@ def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_
         lo = ch * n_games // n_chunks
         hi = (ch + 1) * n_games // n_chunks
         for i in range(lo, hi):
-            init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap,
-                         drink_on, debug)
+            init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap,
+                             drink_on, debug, variants)
             play_nb(st)
             out[i, :] = st.rec
         keep_alive_nb(buf)

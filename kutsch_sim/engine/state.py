@@ -173,7 +173,7 @@ def hand_limit_for_nb(n):
 
 
 @njit(cache=True)
-def reset_scalars_nb(st, n, turn_cap, drink_on, debug):
+def reset_scalars_nb(st, n, turn_cap, drink_on, debug, variants):
     sc = st.sc
     log_cap = sc[SC.LOG_CAP]
     n_script = sc[SC.N_SCRIPT]
@@ -191,6 +191,7 @@ def reset_scalars_nb(st, n, turn_cap, drink_on, debug):
     sc[SC.TURN_CAP] = turn_cap
     sc[SC.DEBUG] = 0  # switched on by setup_nb once the position is complete
     sc[SC.DRINK] = 1 if (drink_on and n % 2 == 1) else 0
+    sc[SC.VARIANTS] = variants
 
 
 @njit(cache=True)
@@ -207,14 +208,15 @@ def give_card_nb(st, c, p):
 
 
 @njit(cache=True)
-def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug):
+def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants):
     """R2 set-up of a fresh game of ``n`` players.
 
     in_game, stamped: bool[21] masks (the item set at this player count, and the stamped
-    cards). Mutates ``st``. Random draws come from the game's own stream.
+    cards); variants: bit mask of ``enums.Variant`` (R10). Mutates ``st``. Random draws
+    come from the game's own stream.
     """
     seed_stream_nb(st.rs, seed, config_id, game)
-    reset_scalars_nb(st, n, turn_cap, drink_on, debug)
+    reset_scalars_nb(st, n, turn_cap, drink_on, debug, variants)
     start_bots_nb(st, n)
     rs = st.rs
     st.hand_n[:] = 0
