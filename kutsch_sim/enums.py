@@ -145,10 +145,11 @@ class DeclKind(NamedTuple):
     TEAM: int = 0  # 3 victory items (transformed Bags count)
     DRINK: int = 1  # team declaration relying on the declarer's Drink of Power (R7)
     LOGE: int = 2  # solo victory (R6.5)
+    FORTUNE: int = 3  # fortune-telling (R10 variant): naming the other team's holders
 
 
 DK = DeclKind()
-DECL_LABELS = ("team", "drink", "loge")
+DECL_LABELS = ("team", "drink", "loge", "fortune")
 
 
 class Err(NamedTuple):
@@ -201,10 +202,11 @@ class Decision(NamedTuple):
     TAKE: int = 24  # card id taken, or -1
     GIVE_BACK: int = 25  # card id given to a loser left empty (R5.8)
     LIMIT_GIVE: int = 26  # target * 32 + card (R2.4 hand limit)
+    SMUGGLE: int = 27  # 0 announce / 1 smuggle: the giver keeps an effect item silent (R10 Smuggling)
 
 
 DEC = Decision()
-N_DECISIONS = 27
+N_DECISIONS = 28
 DECISION_LABELS = tuple(f.lower() for f in Decision._fields)
 
 # ACTION option codes: kind * ACT_MUL + target * 32 + card (or + decl kind)
@@ -295,10 +297,11 @@ class Event(NamedTuple):
     PRIEST_GIVE_NONE: int = 43  # placeholder kept for numbering stability (unused)
     SETUP_DONE: int = 44  # deck size
     REASON: int = 45  # seat, reason code (bots.reasons), target seat or -1, card / value or -1
+    SMUGGLE: int = 46  # giver, receiver, card (R10 Smuggling: not announced; only the traders know)
 
 
 EV = Event()
-N_EVENT_TYPES = 46
+N_EVENT_TYPES = 47
 EV_COLS = 6
 
 

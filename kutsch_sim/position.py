@@ -15,6 +15,7 @@ A position is a game state written by hand, so a rule can be checked in a few li
     minority Order                 # odd N only, optional: checked against the seat lines
     cap 400                        # optional: turn cap (R3 ruling), counted from this position
     seed 0                         # optional: the game's random stream (shuffles, random bots)
+    variant smuggling              # optional: R10 variants in play (comma list or repeated)
 
 Grammar, one statement a line, ``#`` starts a comment, names are case-insensitive and
 spaces/punctuation inside a name are ignored (``Secret Bag (Key)`` = ``BagKey``,
@@ -165,6 +166,7 @@ class Position:
     drink: bool = False  # Drink of Power in play (odd N, R7)
     turn_cap: int = DEFAULT_TURN_CAP
     seed: int = 0
+    variants: tuple[str, ...] = ()  # R10 variants in play (names of kutsch_sim.api.VARIANTS)
 
     def __post_init__(self) -> None:
         self.validate()
@@ -221,6 +223,12 @@ class Position:
             raise KutschError(f"turn cap must be 1..100000, got {self.turn_cap}")
         if not 0 <= self.seed < 2**63:
             raise KutschError(f"seed must be 0..2**63-1, got {self.seed}")
+        from .api import parse_variants
+
+        if tuple(self.variants) != parse_variants(tuple(self.variants)):
+            raise KutschError(f"variants must be given in the order {', '.join(parse_variants(self.variants))}")
+        if "advanced-3p" in self.variants:
+            raise KutschError("variant 'advanced-3p' is not implemented yet (issue 6)")
 
     # ------------------------------------------------------------------ text
     @classmethod
@@ -231,6 +239,8 @@ class Position:
     def to_text(self) -> str:
         """The position in its own notation (``Position.parse(p.to_text()) == p``)."""
         lines = [f"players {self.n}"]
+        if self.variants:
+            lines.append("variant " + ", ".join(self.variants))
         for p in range(self.n):
             up = " up" if self.up[p] else ""
             items = ", ".join(card_label(c) for c in self.hands[p])
@@ -251,8 +261,11 @@ class Position:
     @classmethod
     def from_state(cls, st) -> Position:
         """The position of an engine state (e.g. in the middle of a random game)."""
+        from .api import VARIANTS
+
         n = int(st.sc[SC.N])
         dn = int(st.sc[SC.DECK_N])
+        bits = int(st.sc[SC.VARIANTS])
         return cls(
             teams=tuple(int(t) for t in st.assoc[:n]),
             occs=tuple(int(o) for o in st.occ[:n]),
@@ -262,6 +275,7 @@ class Position:
             turn=int(st.sc[SC.ACTIVE]),
             drink=bool(st.sc[SC.DRINK]),
             turn_cap=max(1, int(st.sc[SC.TURN_CAP] - st.sc[SC.TURN])),
+            variants=tuple(v for i, v in enumerate(VARIANTS) if (bits >> i) & 1),
         )
 
     # ------------------------------------------------------------------ engine state
@@ -275,6 +289,7 @@ class Position:
         ``setup_nb`` writes it (OCC, ASSOC, LEFTOVER, DEAL, DECK, SETUP_DONE), so the trace
         printer reads it; then the invariants are checked once.
         """
+        from .api import variant_mask
         from .bots.profiles import bot_arrays, check_bots
         from .engine.invariants import check_nb
         from .engine.state import new_state, reset_scalars_nb
@@ -290,7 +305,7 @@ class Position:
         n = self.n
         st = new_state(int(log_cap), rows)
         seed_stream_nb(st.rs, np.uint64(self.seed), 0, 0)
-        reset_scalars_nb(st, n, self.turn_cap, self.drink, 0, 0)  # no variant (R10)
+        reset_scalars_nb(st, n, self.turn_cap, self.drink, 0, variant_mask(self.variants))
         st.bot[:] = bot_ids
         st.bparam[:, :] = params
         log = _SetupLog(st)
@@ -375,6 +390,7 @@ def _parse(text: str) -> Position:
     drink = False
     cap = DEFAULT_TURN_CAP
     seed = 0
+    variants: list[str] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = strip_comment(raw).strip()
         if not line:
@@ -416,9 +432,13 @@ def _parse(text: str) -> Position:
                 drink = True
             elif word == "minority":
                 minority = team(rest)
+            elif word in ("variant", "variants"):
+                from .api import parse_variants
+
+                variants += parse_variants(rest)
             else:
                 raise KutschError(f"unknown statement {word!r} (seat, deck, pile, players, turn, drink, "
-                                  "minority, cap, seed)")
+                                  "minority, cap, seed, variant)")
         except KutschError as e:
             raise KutschError(f"position line {lineno}: {e}") from None
     if not seats:
@@ -429,6 +449,9 @@ def _parse(text: str) -> Position:
     if players is not None and players != n:
         raise KutschError(f"'players {players}' but {n} seat lines")
     hands = _place_cards([seats[p][3] for p in range(n)] + [deck_names])
+    from .api import parse_variants
+
+    variant_names = parse_variants(variants)
     pos = Position(
         teams=tuple(seats[p][0] for p in range(n)),
         occs=tuple(seats[p][1] for p in range(n)),
@@ -439,6 +462,7 @@ def _parse(text: str) -> Position:
         drink=drink,
         turn_cap=cap,
         seed=seed,
+        variants=variant_names,
     )
     if minority is not None and minority != pos.minority:
         have = TEAM_NAMES[pos.minority] if pos.minority >= 0 else "none (even N)"

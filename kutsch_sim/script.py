@@ -12,8 +12,8 @@ line                                    decision               option value
 ``0 pass``                              ACTION                 ACT_PASS*ACT_MUL
 ``0 trade T CARD``                      ACTION                 ACT_TRADE*ACT_MUL+T*32+card
 ``0 attack T``                          ACTION                 ACT_ATTACK*ACT_MUL+T*32
-``0 declare team|drink|loge [with S..]``  ACTION (+ DECL_NAME)  ACT_DECLARE*ACT_MUL+DeclKind;
-                                                               then S.. and -1 (done)
+``0 declare team|drink|loge|fortune``    ACTION (+ DECL_NAME)  ACT_DECLARE*ACT_MUL+DeclKind;
+``  [with S..]``                                               then S.. and -1 (done)
 ``0 action pass|trade ..|attack ..``    ACTION                 same as above
 ``0 name S|done``                       DECL_NAME              seat / -1
 ``0 clairvoyant yes|no``                CLAIR_USE              1 / 0
@@ -27,6 +27,7 @@ line                                    decision               option value
 ``1 return CARD``                       RETURN                 card
 ``1 give-named CARD``                   GIVE_NAMED             card (to the Diplomat)
 ``0 effect yes|no``                     EFFECT_USE             1 / 0
+``0 smuggle yes|no``                    SMUGGLE                1 / 0 (R10 Smuggling)
 ``0 coat OCCUPATION``                   COAT_PICK              occupation id
 ``0 sextant left|right``                SEXTANT_DIR            0 (to seat+1) / 1 (to seat-1)
 ``2 pass-on CARD``                      SEXTANT_PASS           card
@@ -86,7 +87,7 @@ Row = tuple[int, int, int]
 _YES = {"yes": 1, "y": 1, "1": 1, "true": 1, "use": 1, "no": 0, "n": 0, "0": 0, "false": 0}
 _SIDES = {"none": SIDE_NONE, "neutral": SIDE_NONE, "attacker": SIDE_ATT, "att": SIDE_ATT,
           "defender": SIDE_DEF, "def": SIDE_DEF}
-_DECL = {"team": DK.TEAM, "drink": DK.DRINK, "loge": DK.LOGE}
+_DECL = {"team": DK.TEAM, "drink": DK.DRINK, "loge": DK.LOGE, "fortune": DK.FORTUNE}
 _SOURCES = {norm(s) for s in SRC_LABELS} | {"knives", "grandmaster", "gloves"}
 
 
@@ -156,7 +157,7 @@ def _action(ln: _Line) -> list[Row]:
         return [(ln.seat, DEC.ACTION, ACT_ATTACK * ACT_MUL + ln.seat_arg(ln.args[0]) * 32)]
     if sub == "declare":
         if not ln.args or ln.args[0].lower() not in _DECL:
-            raise KutschError("declare needs team, drink or loge")
+            raise KutschError("declare needs team, drink, loge or fortune")
         kind = _DECL[ln.args[0].lower()]
         rows = [(ln.seat, DEC.ACTION, ACT_DECLARE * ACT_MUL + kind)]
         names = ln.args[1:]
@@ -297,6 +298,7 @@ VERBS: dict[str, Callable[[_Line], list[Row]]] = {
     "return": _card_verb(DEC.RETURN),
     "give_named": _card_verb(DEC.GIVE_NAMED),
     "effect": _yes_no(DEC.EFFECT_USE),
+    "smuggle": _yes_no(DEC.SMUGGLE),
     "coat": _one(DEC.COAT_PICK, _coat),
     "sextant": _one(DEC.SEXTANT_DIR, _sextant_dir),
     "pass_on": _card_verb(DEC.SEXTANT_PASS),

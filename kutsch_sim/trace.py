@@ -142,6 +142,9 @@ class TraceWriter:
             self.move(c, a, b)
             self.move(d, b, a)
             self.say(f"{s(b)} accepts and gives {card(d)} back.")
+        elif typ == EV.SMUGGLE:
+            self.say(f"{s(a)} smuggles the {card(c)} to {s(b)} (Smuggling, R10): it is not announced and its "
+                     "effect is not used; only the two traders know it.")
         elif typ == EV.ANNOUNCE:
             self.say(f"{s(a)} announces: \"{public_name(b)}\".")
         elif typ == EV.EFFECT:
@@ -218,9 +221,14 @@ class TraceWriter:
             self.say(f"{s(b)} has no item left: {s(a)} gives them {card(c)}.")
         elif typ == EV.DECLARE:
             names = [s(q) for q in range(self.n) if (c >> q) & 1]
-            kind = {0: "victory for their team", 1: "victory for their team with the Drink of Power",
-                    2: "a solo victory with the Coat of Armor of the Loge"}[b]
-            self.say(f"{s(a)} declares {kind}" + (f", naming {', '.join(names)}" if names else "") + ".")
+            if b == 3:
+                other = TEAM_NAMES[1 - self.team[a]]
+                self.say(f"{s(a)} tells the fortune (R10): names {', '.join(names) or 'nobody'} as the {other}'s "
+                         f"players holding 3 {'Keys' if other == 'Order' else 'Goblets'}.")
+            else:
+                kind = {0: "victory for their team", 1: "victory for their team with the Drink of Power",
+                        2: "a solo victory with the Coat of Armor of the Loge"}[b]
+                self.say(f"{s(a)} declares {kind}" + (f", naming {', '.join(names)}" if names else "") + ".")
             self.say(f"{s(a)} reveals: {TEAM_NAMES[self.team[a]]}, {OCC_NAMES[self.occ[a]]}, {cards_of(d)}.", 4)
         elif typ == EV.DECL_RESULT:
             self.say(("The declaration holds" if a else "The declaration fails")

@@ -13,7 +13,7 @@ from numba import njit
 
 from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DK, OC
 from ..rng import uniform_nb
-from .beliefs import joint_teammates_nb
+from .beliefs import joint_opponents_nb, joint_teammates_nb
 from .params import (
     M_CLAIR_DN,
     M_CLAIR_TOP,
@@ -35,6 +35,7 @@ from .reasons import (
     R_ATTACK_LEARN,
     R_ATTACK_TAKE,
     R_DECLARE_DRINK,
+    R_DECLARE_FORTUNE,
     R_DECLARE_LOGE,
     R_DECLARE_SURE,
     R_DECLARE_TEAM,
@@ -121,6 +122,49 @@ def plan_declaration_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, as
                 for p in range(n):
                     if (sub >> p) & 1:
                         pj *= tm[p]
+            pr = pj * pi
+            if pr > best:
+                best = pr
+                best_mask = sub
+        sub = (sub - 1) & cmask
+    return best, best_mask
+
+
+@njit(cache=True)
+def plan_fortune_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, scr):
+    """R10 fortune-telling: the best set of other seats to name as the *other* team's holders
+    of 3 of their victory items: returns (P(success), bitmask). Only their victory items last
+    seen at a seat count; P is P(no named seat is my teammate) x P(every counted item is still
+    there). No Drink of Power counts (only a declarer's own ever does, for its own team)."""
+    other = 1 - team
+    for p in range(n):
+        scr[CAND_CNT + p] = 0.0
+        scr[CAND_P + p] = 1.0
+    cmask = 0
+    for c in range(8):
+        h = k_card[c]
+        if h >= 0 and h < n and h != me and now_team_nb(c, bags_open) == other and conf[c] > 0.05:
+            scr[CAND_CNT + h] += 1.0
+            scr[CAND_P + h] *= conf[c]
+            cmask |= 1 << int(h)
+    best = 0.0
+    best_mask = 0
+    sub = cmask
+    while sub:
+        cnt = 0.0
+        pi = 1.0
+        for p in range(n):
+            if (sub >> p) & 1:
+                cnt += scr[CAND_CNT + p]
+                pi *= scr[CAND_P + p]
+        if cnt >= 3.0:
+            if mode == BOT_SMART_MODE:
+                pj = joint_opponents_nb(n, me, na, asg, w, k_assoc, sub)
+            else:
+                pj = 1.0
+                for p in range(n):
+                    if (sub >> p) & 1:
+                        pj *= 1.0 - tm[p]
             pr = pj * pi
             if pr > best:
                 best = pr
@@ -276,6 +320,8 @@ def choose_action_nb(v):
     m_team = 0
     p_drink = -1.0
     m_drink = 0
+    p_fort = -1.0
+    m_fort = 0
     for i in range(v.n_opts):
         o = v.opts[i]
         act = o // ACT_MUL
@@ -295,6 +341,12 @@ def choose_action_nb(v):
             if dk == DK.LOGE:
                 s = 1e6  # legal only when it holds (the engine checks the hand): a sure win
                 r = R_DECLARE_LOGE
+            elif dk == DK.FORTUNE:
+                p_fort, m_fort = plan_fortune_nb(me, n, team, v.bags_open, v.k_card, v.conf, v.k_assoc, v.tm,
+                                                 v.w, v.asg, v.na, v.mode, scr)
+                if p_fort >= thr:
+                    s = 1e3 * p_fort
+                    r = R_DECLARE_FORTUNE
             else:
                 need = 3 if dk == DK.TEAM else 2
                 pr, mask = plan_declaration_nb(me, n, team, v.bags_open, v.k_card, v.conf, v.k_assoc, v.tm,
@@ -342,6 +394,9 @@ def choose_action_nb(v):
         elif dk == DK.TEAM:
             mem[M_DECL_NAMED] = m_team
             v.out[2] = int(own) if m_team == 0 else int(100 * p_team)
+        elif dk == DK.FORTUNE:
+            mem[M_DECL_NAMED] = m_fort
+            v.out[2] = int(100 * p_fort)
         else:
             mem[M_DECL_NAMED] = 0
     return i
@@ -349,7 +404,7 @@ def choose_action_nb(v):
 
 @njit(cache=True)
 def choose_decl_name_nb(v):
-    """DECL_NAME (R6.2): name the next planned teammate, then -1."""
+    """DECL_NAME (R6.2): name the next planned teammate (R10 fortune-telling: opponent), then -1."""
     plan = v.mem[M_DECL_NAMED]
     for i in range(v.n_opts):
         q = v.opts[i]

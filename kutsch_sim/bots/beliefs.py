@@ -219,6 +219,21 @@ def joint_teammates_nb(n, me, na, asg, w, kas, named):
     return tot
 
 
+@njit(cache=True)
+def joint_opponents_nb(n, me, na, asg, w, kas, named):
+    """P(no seat in bitmask ``named`` is on my team), from the seat's weights w."""
+    mine_order = kas[me] == ORDER
+    full = (1 << n) - 1
+    tot = 0.0
+    for i in range(na):
+        if w[i] <= 0.0:
+            continue
+        same = asg[i] if mine_order else (~asg[i]) & full
+        if (same & named) == 0:
+            tot += w[i]
+    return tot
+
+
 # ------------------------------------------------------------------ evidence
 @njit(cache=True)
 def pair_nb(pub, pair, asg, na, p, q, wt):

@@ -35,7 +35,7 @@ from .trade import DIPLO_END_TURN, TRADE_FREE, clairvoyant_nb, diplomat_nb, trad
 @njit(cache=True)
 def action_options_nb(st, p):
     """Write the legal actions of seat p into st.opts (R3): pass, trade (target, card),
-    attack (target), declare (team / with Drink / Loge). Returns the count."""
+    attack (target), declare (team / with Drink / Loge / fortune-telling, R10). Returns the count."""
     n = st.sc[SC.N]
     st.opts[0] = ACT_PASS * ACT_MUL
     k = 1
@@ -50,7 +50,7 @@ def action_options_nb(st, p):
         if t != p:
             st.opts[k] = ACT_ATTACK * ACT_MUL + t * 32
             k += 1
-    for kind in range(DK.TEAM, DK.LOGE + 1):
+    for kind in range(DK.TEAM, DK.FORTUNE + 1):
         if can_declare_nb(st, p, kind):
             st.opts[k] = ACT_DECLARE * ACT_MUL + kind
             k += 1

@@ -34,7 +34,7 @@ KEYS = ["players", "item_set"]
 RATE_COLS = ["n", "wins", "rate", "lo", "hi"]
 COMPARE_OUTCOMES = ("team", "order", "brotherhood", "solo", "timeout")
 ORDER, BROTHERHOOD, SOLO, TIMEOUT, ERROR = range(5)  # codes of OUTCOMES
-DECL_KINDS = tuple(DECL_LABELS)  # team, drink, loge
+DECL_KINDS = tuple(DECL_LABELS)  # team, drink, loge, fortune
 
 
 def _rates(frame: pd.DataFrame, by: list[str], success: np.ndarray, pool: str | None = "item_set",
@@ -285,7 +285,8 @@ def wrong_decl_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
 
 
 DECLARATION_LABELS = {"team": "team, 3 victory items", "drink": "team, with the Drink of Power",
-                      "loge": "Loge solo", "failed": "failed (other team wins)",
+                      "loge": "Loge solo", "fortune": "fortune-telling (R10 variant)",
+                      "failed": "failed (other team wins)",
                       "none": "no declaration (turn cap)", "error": "engine error"}
 
 
@@ -305,7 +306,7 @@ def declaration_kinds(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     odd_n = odd(std["players"])
     for key, label in DECLARATION_LABELS.items():
         hit = how == key
-        if key in ("error", "drink") and not hit.any():
+        if key in ("error", "drink", "fortune") and not hit.any():
             continue
         rows = odd_n if key == "drink" else np.ones(len(std), bool)  # no Drink of Power at even N (R7)
         r = _rates(std.loc[rows, ["players"]], ["players"], hit[rows], pool=None, level=level)
