@@ -86,8 +86,8 @@ class GameConfig:
             raise KutschError(f"turn cap must be between 1 and 100000, got {self.turn_cap}")
         variants = parse_variants(tuple(self.variants))
         object.__setattr__(self, "variants", variants)
-        if "advanced-3p" in variants:
-            raise KutschError("variant 'advanced-3p' is not implemented yet (issue 6)")
+        if "advanced-3p" in variants and n != 3:
+            raise KutschError(f"variant 'advanced-3p' is the 3-player game only, got {n} players")
 
     @property
     def variant_label(self) -> str:

@@ -203,10 +203,11 @@ class Decision(NamedTuple):
     GIVE_BACK: int = 25  # card id given to a loser left empty (R5.8)
     LIMIT_GIVE: int = 26  # target * 32 + card (R2.4 hand limit)
     SMUGGLE: int = 27  # 0 announce / 1 smuggle: the giver keeps an effect item silent (R10 Smuggling)
+    ACARD_PICK: int = 28  # position 0..2 of the association card to see (R10 advanced 3-player)
 
 
 DEC = Decision()
-N_DECISIONS = 28
+N_DECISIONS = 29
 DECISION_LABELS = tuple(f.lower() for f in Decision._fields)
 
 # ACTION option codes: kind * ACT_MUL + target * 32 + card (or + decl kind)
@@ -298,10 +299,12 @@ class Event(NamedTuple):
     SETUP_DONE: int = 44  # deck size
     REASON: int = 45  # seat, reason code (bots.reasons), target seat or -1, card / value or -1
     SMUGGLE: int = 46  # giver, receiver, card (R10 Smuggling: not announced; only the traders know)
+    ACARDS: int = 47  # seat, card 0, card 1, card 2 (R10 advanced 3-player: the seat's 3 cards, in order)
+    SEE_ACARD: int = 48  # seer, seen, position, team of the card (advanced 3-player look / Monocle)
 
 
 EV = Event()
-N_EVENT_TYPES = 47
+N_EVENT_TYPES = 49
 EV_COLS = 6
 
 

@@ -17,6 +17,10 @@ A position is a game state written by hand, so a rule can be checked in a few li
     seed 0                         # optional: the game's random stream (shuffles, random bots)
     variant smuggling              # optional: R10 variants in play (comma list or repeated)
 
+Advanced 3-player game (``variant advanced-3p``, R10): a seat's TEAM is written as its three
+association cards in order, ``O`` (Order) or ``B`` (Brotherhood), e.g. ``seat 0: OBO Thug |
+Key``; the seat belongs to the majority.
+
 Grammar, one statement a line, ``#`` starts a comment, names are case-insensitive and
 spaces/punctuation inside a name are ignored (``Secret Bag (Key)`` = ``BagKey``,
 ``Poison Mixer`` = ``PoisonMixer``):
@@ -167,6 +171,7 @@ class Position:
     turn_cap: int = DEFAULT_TURN_CAP
     seed: int = 0
     variants: tuple[str, ...] = ()  # R10 variants in play (names of kutsch_sim.api.VARIANTS)
+    acards: tuple[tuple[int, int, int], ...] = ()  # advanced 3-player: each seat's 3 cards in order
 
     def __post_init__(self) -> None:
         self.validate()
@@ -228,7 +233,20 @@ class Position:
         if tuple(self.variants) != parse_variants(tuple(self.variants)):
             raise KutschError(f"variants must be given in the order {', '.join(parse_variants(self.variants))}")
         if "advanced-3p" in self.variants:
-            raise KutschError("variant 'advanced-3p' is not implemented yet (issue 6)")
+            if n != 3:
+                raise KutschError("variant advanced-3p is the 3-player game only (R10)")
+            if len(self.acards) != n:
+                raise KutschError("advanced-3p: write every seat's team as its 3 association cards, e.g. OBO")
+            cards = [c for a in self.acards for c in a]
+            if any(c not in (ORDER, BROTHERHOOD) for c in cards) or any(len(a) != 3 for a in self.acards):
+                raise KutschError("advanced-3p: each seat holds 3 association cards")
+            if cards.count(ORDER) > 5 or cards.count(BROTHERHOOD) > 5:
+                raise KutschError("advanced-3p: there are only 5 association cards of each team (R10)")
+            for p, a in enumerate(self.acards):
+                if self.teams[p] != (BROTHERHOOD if sum(a) >= 2 else ORDER):
+                    raise KutschError(f"seat {p}'s team must be the majority of its association cards")
+        elif self.acards:
+            raise KutschError("association cards (OBO ...) need 'variant advanced-3p'")
 
     # ------------------------------------------------------------------ text
     @classmethod
@@ -244,7 +262,8 @@ class Position:
         for p in range(self.n):
             up = " up" if self.up[p] else ""
             items = ", ".join(card_label(c) for c in self.hands[p])
-            lines.append(f"seat {p}: {TEAM_NAMES[self.teams[p]]} {OCC_KEYS[self.occs[p]]}{up} | {items}")
+            who = "".join("OB"[c] for c in self.acards[p]) if self.acards else TEAM_NAMES[self.teams[p]]
+            lines.append(f"seat {p}: {who} {OCC_KEYS[self.occs[p]]}{up} | {items}")
         if self.deck:
             lines.append("deck: " + ", ".join(card_label(c) for c in self.deck))
         lines.append(f"turn {self.turn}")
@@ -276,6 +295,7 @@ class Position:
             drink=bool(st.sc[SC.DRINK]),
             turn_cap=max(1, int(st.sc[SC.TURN_CAP] - st.sc[SC.TURN])),
             variants=tuple(v for i, v in enumerate(VARIANTS) if (bits >> i) & 1),
+            acards=tuple(tuple(int(c) for c in st.acard[p]) for p in range(n)) if st.acard[0, 0] >= 0 else (),
         )
 
     # ------------------------------------------------------------------ engine state
@@ -318,9 +338,15 @@ class Position:
             st.assoc[p] = self.teams[p]
             st.k_assoc[p, p] = self.teams[p]
             log.add(EV.ASSOC, p, self.teams[p])
+            if self.acards:  # R10 advanced 3-player: the seat's three cards, known to it
+                st.acard[p, :] = self.acards[p]
+                st.k_acard[p, p, :] = self.acards[p]
+                log.add(EV.ACARDS, p, *self.acards[p])
         if n % 2 == 1:
             st.sc[SC.MINORITY] = self.minority
             st.sc[SC.LEFTOVER] = self.minority  # the box holds a card of the smaller team
+            if self.acards:  # the tenth card: the team with fewer of the nine dealt
+                st.sc[SC.LEFTOVER] = ORDER if sum(c == ORDER for a in self.acards for c in a) == 4 else BROTHERHOOD
             log.add(EV.LEFTOVER, self.minority)
             st.drink[:n] = self.drink
         for p, h in enumerate(self.hands):
@@ -411,7 +437,9 @@ def _parse(text: str) -> Position:
                 up = words[-1].lower() == "up"
                 if up:
                     words = words[:-1]
-                seats[p] = (team(words[0]), occupation(" ".join(words[1:])), up, _items(m.group(3)))
+                if not re.fullmatch(r"[OoBb]{3}", words[0]):
+                    team(words[0])  # checked here, so the error names the line
+                seats[p] = (words[0], occupation(" ".join(words[1:])), up, _items(m.group(3)))
             elif word == "deck":
                 deck_names = _items(rest.lstrip(":"))
             elif word == "pile":
@@ -452,8 +480,20 @@ def _parse(text: str) -> Position:
     from .api import parse_variants
 
     variant_names = parse_variants(variants)
+    acards: tuple[tuple[int, int, int], ...] = ()
+    teams: list[int] = []
+    for p in range(n):
+        word = seats[p][0]
+        if re.fullmatch(r"[OoBb]{3}", word):
+            if "advanced-3p" not in variant_names:
+                raise KutschError(f"seat {p}: association cards ({word}) need 'variant advanced-3p' (R10)")
+            cards = tuple(ORDER if ch in "oO" else BROTHERHOOD for ch in word)
+            acards += (cards,)
+            teams.append(BROTHERHOOD if sum(cards) >= 2 else ORDER)
+        else:
+            teams.append(team(word))
     pos = Position(
-        teams=tuple(seats[p][0] for p in range(n)),
+        teams=tuple(teams),
         occs=tuple(seats[p][1] for p in range(n)),
         up=tuple(seats[p][2] for p in range(n)),
         hands=tuple(tuple(h) for h in hands[:n]),
@@ -463,6 +503,7 @@ def _parse(text: str) -> Position:
         turn_cap=cap,
         seed=seed,
         variants=variant_names,
+        acards=acards,
     )
     if minority is not None and minority != pos.minority:
         have = TEAM_NAMES[pos.minority] if pos.minority >= 0 else "none (even N)"

@@ -28,6 +28,7 @@ line                                    decision               option value
 ``1 give-named CARD``                   GIVE_NAMED             card (to the Diplomat)
 ``0 effect yes|no``                     EFFECT_USE             1 / 0
 ``0 smuggle yes|no``                    SMUGGLE                1 / 0 (R10 Smuggling)
+``0 see-card J``                        ACARD_PICK             J = 0..2 (R10 advanced 3-player)
 ``0 coat OCCUPATION``                   COAT_PICK              occupation id
 ``0 sextant left|right``                SEXTANT_DIR            0 (to seat+1) / 1 (to seat-1)
 ``2 pass-on CARD``                      SEXTANT_PASS           card
@@ -280,6 +281,13 @@ def _win(ln: _Line) -> int:
     return d
 
 
+def _card_position(ln: _Line) -> int:
+    ln.need(1)
+    if ln.args[0] not in ("0", "1", "2"):
+        raise KutschError("expected an association card position 0, 1 or 2")
+    return int(ln.args[0])
+
+
 def _coat(ln: _Line) -> int:
     return occupation(ln.rest(0))
 
@@ -299,6 +307,7 @@ VERBS: dict[str, Callable[[_Line], list[Row]]] = {
     "give_named": _card_verb(DEC.GIVE_NAMED),
     "effect": _yes_no(DEC.EFFECT_USE),
     "smuggle": _yes_no(DEC.SMUGGLE),
+    "see_card": _one(DEC.ACARD_PICK, _card_position),
     "coat": _one(DEC.COAT_PICK, _coat),
     "sextant": _one(DEC.SEXTANT_DIR, _sextant_dir),
     "pass_on": _card_verb(DEC.SEXTANT_PASS),
@@ -325,6 +334,7 @@ VERBS |= {
     "sextant_dir": VERBS["sextant"], "sextant_pass": VERBS["pass_on"], "priest_use": VERBS["priest"],
     "hypno": VERBS["hypnotize"], "fight_play": VERBS["play"], "ring_use": VERBS["ring"],
     "doctor_use": VERBS["doctor"], "win_choice": VERBS["win"], "limit_give": VERBS["give_away"],
+    "acard_pick": VERBS["see_card"],
 }
 
 

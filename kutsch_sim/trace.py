@@ -60,6 +60,7 @@ class TraceWriter:
         self.n = n_players
         self.hands: list[set[int]] = [set() for _ in range(n_players)]
         self.team = [-1] * n_players
+        self.acards: list[tuple[int, ...]] = [()] * n_players  # advanced 3-player (R10)
         self.occ = [-1] * n_players
         self.deck: list[int] = []
         self.lines: list[str] = []
@@ -88,8 +89,9 @@ class TraceWriter:
     def print_setup(self) -> None:
         self.lines.append("Set-up (the referee sees everything):")
         for p in range(self.n):
+            cards = f" ({', '.join(TEAM_NAMES[c] for c in self.acards[p])})" if self.acards[p] else ""
             self.say(f"{self.seat(p):8s} {TEAM_NAMES[self.team[p]]:12s} {OCC_NAMES[self.occ[p]]:13s} "
-                     f"holds {self.hand(p)}")
+                     f"holds {self.hand(p)}" + (f"; association cards{cards}" if cards else ""))
         top_first = [CARD_NAMES[c] for c in reversed(self.deck)]
         self.say(f"item deck ({len(self.deck)} cards, top first): {', '.join(top_first) or 'empty'}")
         self.setup_printed = True
@@ -102,10 +104,18 @@ class TraceWriter:
             self.occ[a] = b
         elif typ == EV.ASSOC:
             self.team[a] = b
+        elif typ == EV.ACARDS:
+            self.acards[a] = (b, c, d)
         elif typ == EV.LEFTOVER:
-            minority = TEAM_NAMES[a]
-            self.lines.append(f"The left-over association card ({minority}) goes back in the box unseen: "
-                              f"the {minority} is the minority team, and nobody knows it.")
+            if any(self.acards):
+                small = min((0, 1), key=self.team.count)
+                self.lines.append(f"Advanced 3-player game (R10): each seat holds 3 association cards and belongs "
+                                  f"to the team of the majority; the tenth card ({TEAM_NAMES[a]}) goes back in "
+                                  f"the box unseen. The {TEAM_NAMES[small]} has one member (the minority).")
+            else:
+                minority = TEAM_NAMES[a]
+                self.lines.append(f"The left-over association card ({minority}) goes back in the box unseen: "
+                                  f"the {minority} is the minority team, and nobody knows it.")
         elif typ == EV.DEAL:
             self.hands[a].add(b)
         elif typ == EV.DECK:
@@ -145,6 +155,9 @@ class TraceWriter:
         elif typ == EV.SMUGGLE:
             self.say(f"{s(a)} smuggles the {card(c)} to {s(b)} (Smuggling, R10): it is not announced and its "
                      "effect is not used; only the two traders know it.")
+        elif typ == EV.SEE_ACARD:
+            self.say(f"{s(a)} sees {s(b)}'s association card at position {c}: {TEAM_NAMES[d]} "
+                     "(only one of three, R10).", 4)
         elif typ == EV.ANNOUNCE:
             self.say(f"{s(a)} announces: \"{public_name(b)}\".")
         elif typ == EV.EFFECT:

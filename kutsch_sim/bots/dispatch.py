@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..enums import EV, SC
+from ..enums import EV, SC, VAR
 from ..rng import below_nb
-from .beliefs import hard_beliefs_nb, refresh_nb, reset_beliefs_nb
+from .beliefs import hard_beliefs_nb, refresh_cards_nb, reset_beliefs_nb
 from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART, P_SOFT_TRUST
 from .policy import choose_nb
 from .view import make_view_nb
@@ -23,10 +23,11 @@ __all__ = ["BOT_FIRST", "BOT_GREEDY", "BOT_RANDOM", "BOT_SMART", "bot_choose_nb"
 
 @njit(cache=True)
 def refresh_seat_nb(st, seat):
-    """Bring ``seat``'s team beliefs up to date (bots.beliefs.refresh_nb on its rows)."""
-    refresh_nb(st.sc[SC.N], seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_pub, st.bel_priv[seat],
-               st.k_assoc[seat], st.bparam[seat, P_SOFT_TRUST], st.bel_w[seat], st.bel_team[seat],
-               st.bel_minor)
+    """Bring ``seat``'s team beliefs up to date (bots.beliefs.refresh_cards_nb on its rows)."""
+    adv = st.sc[SC.N] == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0
+    refresh_cards_nb(st.sc[SC.N], seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_pub, st.bel_priv[seat],
+                     st.k_assoc[seat], st.bparam[seat, P_SOFT_TRUST], st.bel_w[seat], st.bel_team[seat],
+                     st.bel_minor, st.k_acard[seat], adv)
     st.bel_fresh[seat] = True
 
 

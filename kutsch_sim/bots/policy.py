@@ -38,6 +38,7 @@ from .params import (
     P_SUPPORT_MARGIN,
 )
 from .reasons import (
+    R_ACARD_PICK,
     R_ACCEPT,
     R_ACCEPT_ALLY,
     R_ANNOUNCE,
@@ -280,6 +281,19 @@ def choose_smuggle_nb(v):
         return 0
     out_nb(v, R_SMUGGLE, q, c)
     return 1
+
+
+@njit(cache=True)
+def choose_acard_nb(v):
+    """ACARD_PICK (R10 advanced 3-player): options [0, 1, 2], the position of seat ctx[B]'s
+    association card to see: one not seen yet (any of them alike)."""
+    p = v.ctx[DCTX_B]
+    sc = v.score
+    for i in range(v.n_opts):
+        sc[i] = 1.0 if v.k_acard[p, v.opts[i]] < 0 else 0.0
+    i = pick_best_nb(sc, v.n_opts, v.rs)
+    out_nb(v, R_ACARD_PICK, p, v.opts[i])
+    return i
 
 
 # ------------------------------------------------------------------ fights
@@ -674,6 +688,8 @@ def choose_nb(v):
         return choose_effect_nb(v)
     if k == DEC.SMUGGLE:
         return choose_smuggle_nb(v)
+    if k == DEC.ACARD_PICK:
+        return choose_acard_nb(v)
     if k == DEC.SUPPORT:
         return choose_support_nb(v)
     if k == DEC.FIGHT_PLAY:

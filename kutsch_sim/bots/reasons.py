@@ -84,6 +84,7 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
     ("smuggle", "smuggles {card} to seat {target}: not announced, its effect is not worth what the "
      "announcement would tell", "card"),
     ("announce", "lets {card} be announced to use its effect on seat {target}", "card"),
+    ("acard_pick", "looks at seat {target}'s association card at position {value}", "value"),
 )
 N_REASONS = len(REASON_TABLE)
 REASON_KEYS = tuple(r[0] for r in REASON_TABLE)
@@ -154,6 +155,7 @@ R_CHOOSE = 61
 R_DECLARE_FORTUNE = 62
 R_SMUGGLE = 63
 R_ANNOUNCE = 64
+R_ACARD_PICK = 65
 
 
 def _check_constants() -> None:

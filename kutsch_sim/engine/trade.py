@@ -29,8 +29,8 @@ from .items import (
     hand_options_nb,
     is_bag_nb,
     kind_nb,
+    look_assoc_nb,
     move_known_nb,
-    see_assoc_nb,
     see_items_nb,
     show_card_nb,
 )
@@ -176,7 +176,7 @@ def run_effect_nb(st, g, q, c):
         return
     k = kind_nb(c)
     if k == IK.MONOCLE:
-        see_assoc_nb(st, g, q)
+        look_assoc_nb(st, g, q)  # R10 advanced 3-player: one card of three
     elif k == IK.PRIVILEGE:
         see_items_nb(st, g, q)
     elif k == IK.TOME:
