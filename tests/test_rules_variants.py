@@ -466,3 +466,29 @@ def test_R10_advanced_3p_decisions_ignore_the_unseen_association_cards() -> None
         checked += 1
     assert checked >= 10
 
+
+# ---------------------------------------------------------------------------- the report
+def test_R10_report_compares_each_variant_with_the_base_game(tmp_path) -> None:
+    import pandas as pd
+
+    from kutsch_sim.report.render import write_report
+    from kutsch_sim.report.tables import variant_effect
+
+    frames = []
+    for n, v in [(3, ()), (3, ("advanced-3p",)), (6, ()), (6, ("smuggling",))]:
+        cfg = GameConfig(n, "full", ("random",), variants=v)
+        frames.append(store.records_frame(cfg, 1, 0, run_batch(cfg, 1, 0, 300)))
+    df = pd.concat(frames, ignore_index=True)
+    t = variant_effect(df)
+    assert set(t["variant"]) == {"advanced-3p", "smuggling"} and set(t["item_set"]) == {"full"}
+    assert set(t.loc[t["variant"] == "smuggling", "outcome"]) == {"team", "order", "brotherhood", "solo", "timeout"}
+    minority = t[(t["variant"] == "advanced-3p") & (t["outcome"] == "minority")]
+    assert len(minority) == 1 and minority["players"].item() == 3 and minority["n_base"].item() == 300
+    sub = df[(df["players"] == 3) & (df["variant"] == "advanced-3p")]
+    assert minority["wins_variant"].item() == (sub["winner"].astype(str) == sub["minority"].astype(str)).sum()
+    for r in t.itertuples():
+        assert r.diff == pytest.approx(r.rate_variant - r.rate_base)
+    write_report(df, tmp_path / "rep")
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "## Rule variants against the base game" in md and "| advanced-3p | 3 | full |" in md
+    assert (tmp_path / "rep" / "tables" / "variants.csv").is_file()

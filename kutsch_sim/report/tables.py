@@ -315,9 +315,44 @@ def declaration_kinds(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True).sort_values(["players"], kind="stable", ignore_index=True)
 
 
+VARIANT_COLUMNS = ["players", "item_set", "variant", "outcome", "diff", "diff_lo", "diff_hi"]
+
+
+def variant_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """Each rule variant (R10) against the base game at the same player count and item set.
+
+    Not the standard runs: every variant's games, and the base games, with the Drink of
+    Power on (or at even N). Columns: players, item_set, variant, outcome (``team`` = either
+    team won, ``order``, ``brotherhood``, ``solo``, ``timeout``, and at odd N ``minority`` =
+    the smaller team won), n/wins/rate/lo/hi ``_variant`` and ``_base``, diff (variant - base),
+    diff_lo, diff_hi.
+    """
+    d = normalize(df)
+    on = d.loc[d["drink"].to_numpy(bool) | ~odd(d["players"])]
+    tag = on["item_set"].astype(str) + "|" + on["variant"].astype(str)
+    frame = on.assign(item_set=tag.to_numpy())
+    present = set(labels(frame["item_set"]))
+    pairs = sorted((f"{t.split('|')[0]}|base", t) for t in present
+                   if not t.endswith("|base") and f"{t.split('|')[0]}|base" in present)
+    if not pairs:
+        return pd.DataFrame(columns=VARIANT_COLUMNS)
+    out = _compare(frame, pairs, ("base", "variant"), level)
+    odd_rows = frame.loc[odd(frame["players"])]
+    if len(odd_rows):  # the smaller team's wins, counted as "order" wins of a relabelled frame
+        m = _minority(odd_rows)
+        won = (m >= 0) & (_winner(odd_rows) == m)
+        fake = odd_rows.assign(winner=pd.Categorical(np.where(won, "order", "brotherhood"), categories=OUTCOMES))
+        mo = _compare(fake, pairs, ("base", "variant"), level)
+        out = pd.concat([out, mo[mo["outcome"] == "order"].assign(outcome="minority")], ignore_index=True)
+    out.insert(1, "item_set", out["set_base"].str.split("|").str[0])
+    out.insert(2, "variant", out["set_variant"].str.split("|").str[1])
+    out = out.drop(columns=["set_base", "set_variant"])
+    return out.sort_values(["variant", "players", "item_set", "outcome"], ignore_index=True)
+
+
 TABLE_NAMES = ("outcomes", "order_share", "minority", "drink_effect", "drink_usage", "solo", "loge_team",
                "loge_holder", "seats", "occupations", "occupations_by_players", "start_items",
-               "start_items_by_players", "added_items", "lengths", "wrong_decl", "declarations")
+               "start_items_by_players", "added_items", "lengths", "wrong_decl", "declarations", "variants")
 
 
 def build_tables(df: pd.DataFrame, level: float = LEVEL) -> dict[str, pd.DataFrame]:
@@ -348,4 +383,5 @@ def build_tables(df: pd.DataFrame, level: float = LEVEL) -> dict[str, pd.DataFra
         "lengths": game_lengths(std),
         "wrong_decl": wrong_decl_rates(std, level),
         "declarations": declaration_kinds(std, level),
+        "variants": variant_effect(d, level),
     }
