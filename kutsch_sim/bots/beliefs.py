@@ -132,7 +132,8 @@ def reset_beliefs_nb(n, asg, pub, pair, priv, w, team, minor, fresh, conf, ctx, 
 @njit(cache=True)
 def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
     """Seat ``me``'s posterior (base rules): :func:`refresh_cards_nb` without association cards."""
-    refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, np.full((1, 3), -1, np.int8), False)
+    refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, np.full((1, 3), -1, np.int8), False,
+                     True)
 
 
 @njit(cache=True)
@@ -166,13 +167,14 @@ def deal_counts_nb(na, asg, kac, cnt):
 
 
 @njit(cache=True)
-def refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, kac, adv):
+def refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, kac, adv, soft):
     """Seat ``me``'s posterior: writes w[0:na] (normalised weights), team[0:n] (P same team
     as me) and minor[me] (P my team is the minority, odd n). ``priv``, ``kas``, ``w`` and
     ``team`` are the seat's rows; ``kas`` its knowledge of associations (hard evidence).
     ``adv``: the advanced 3-player game (R10), where the hard evidence is the association
     cards the seat has seen (``kac``, its k_acard row), weighed exactly by
-    :func:`deal_counts_nb` (a seen card makes its seat's team likelier, not certain)."""
+    :func:`deal_counts_nb` (a seen card makes its seat's team likelier, not certain).
+    ``soft`` False: hard evidence only (the greedy bot), pub and priv are not read."""
     kmask = 0
     kval = 0
     for p in range(n):
@@ -196,7 +198,7 @@ def refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, kac,
         if ((a ^ kval) & kmask) != 0 or hard <= 0.0:
             w[i] = -1e300
         else:
-            lw = trust * pub[i] + priv[i]
+            lw = trust * pub[i] + priv[i] if soft else 0.0
             if adv:
                 lw += np.log(hard)
             w[i] = lw
