@@ -13,7 +13,7 @@ from numba import njit
 
 from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DK, OC
 from ..rng import uniform_nb
-from .beliefs import joint_opponents_nb, joint_teammates_nb
+from .beliefs import joint_nb
 from .params import (
     M_CLAIR_DN,
     M_CLAIR_TOP,
@@ -87,18 +87,19 @@ BOT_SMART_MODE = 3  # dispatch.BOT_SMART (joint team beliefs); other modes multi
 
 # ------------------------------------------------------------------ declarations (R6, R7)
 @njit(cache=True)
-def plan_declaration_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need,
-                        own, scr):
-    """Best set of teammates to name so that our victory items reach ``need`` (own items
-    ``own``): returns (P(success), bitmask). Only items last seen at a seat count; P is
-    P(all named are teammates) x P(every counted item is still there)."""
+def plan_names_nb(me, n, item_team, opponents, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need,
+                  own, scr):
+    """Best set of other seats to name so that the victory items of ``item_team`` reach
+    ``need`` (``own`` of them already counted): returns (P(success), bitmask). Only items
+    last seen at a seat count; P is P(all named are my teammates, or with ``opponents`` all
+    are of the other team) x P(every counted item is still there)."""
     for p in range(n):
         scr[CAND_CNT + p] = 0.0
         scr[CAND_P + p] = 1.0
     cmask = 0
     for c in range(8):
         h = k_card[c]
-        if h >= 0 and h < n and h != me and now_team_nb(c, bags_open) == team and conf[c] > 0.05:
+        if h >= 0 and h < n and h != me and now_team_nb(c, bags_open) == item_team and conf[c] > 0.05:
             scr[CAND_CNT + h] += 1.0
             scr[CAND_P + h] *= conf[c]
             cmask |= 1 << int(h)
@@ -116,12 +117,12 @@ def plan_declaration_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, as
                 pi *= scr[CAND_P + p]
         if cnt >= need:
             if mode == BOT_SMART_MODE:
-                pj = joint_teammates_nb(n, me, na, asg, w, k_assoc, sub)
+                pj = joint_nb(n, me, na, asg, w, k_assoc, sub, 0 if opponents else sub)
             else:
                 pj = 1.0
                 for p in range(n):
                     if (sub >> p) & 1:
-                        pj *= tm[p]
+                        pj *= 1.0 - tm[p] if opponents else tm[p]
             pr = pj * pi
             if pr > best:
                 best = pr
@@ -131,46 +132,19 @@ def plan_declaration_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, as
 
 
 @njit(cache=True)
+def plan_declaration_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need,
+                        own, scr):
+    """R6: the teammates to name so that our victory items reach ``need`` (own items ``own``)."""
+    return plan_names_nb(me, n, team, False, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need, own,
+                         scr)
+
+
+@njit(cache=True)
 def plan_fortune_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, scr):
-    """R10 fortune-telling: the best set of other seats to name as the *other* team's holders
-    of 3 of their victory items: returns (P(success), bitmask). Only their victory items last
-    seen at a seat count; P is P(no named seat is my teammate) x P(every counted item is still
-    there). No Drink of Power counts (only a declarer's own ever does, for its own team)."""
-    other = 1 - team
-    for p in range(n):
-        scr[CAND_CNT + p] = 0.0
-        scr[CAND_P + p] = 1.0
-    cmask = 0
-    for c in range(8):
-        h = k_card[c]
-        if h >= 0 and h < n and h != me and now_team_nb(c, bags_open) == other and conf[c] > 0.05:
-            scr[CAND_CNT + h] += 1.0
-            scr[CAND_P + h] *= conf[c]
-            cmask |= 1 << int(h)
-    best = 0.0
-    best_mask = 0
-    sub = cmask
-    while sub:
-        cnt = 0.0
-        pi = 1.0
-        for p in range(n):
-            if (sub >> p) & 1:
-                cnt += scr[CAND_CNT + p]
-                pi *= scr[CAND_P + p]
-        if cnt >= 3.0:
-            if mode == BOT_SMART_MODE:
-                pj = joint_opponents_nb(n, me, na, asg, w, k_assoc, sub)
-            else:
-                pj = 1.0
-                for p in range(n):
-                    if (sub >> p) & 1:
-                        pj *= 1.0 - tm[p]
-            pr = pj * pi
-            if pr > best:
-                best = pr
-                best_mask = sub
-        sub = (sub - 1) & cmask
-    return best, best_mask
+    """R10 fortune-telling: the other seats to name as the *other* team's holders of 3 of their
+    victory items. No Drink of Power counts (only a declarer's own ever does, for its own team)."""
+    return plan_names_nb(me, n, 1 - team, True, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, 3, 0.0,
+                         scr)
 
 
 # ------------------------------------------------------------------ trades (R4)

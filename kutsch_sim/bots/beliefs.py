@@ -253,8 +253,9 @@ def hard_beliefs_nb(n, me, kas, team, minor):
 
 
 @njit(cache=True)
-def joint_teammates_nb(n, me, na, asg, w, kas, named):
-    """P(every seat in bitmask ``named`` is on my team), from the seat's weights w."""
+def joint_nb(n, me, na, asg, w, kas, named, want):
+    """P(the seats of bitmask ``named`` on my team are exactly those of ``want``), from the
+    seat's weights w: ``want = named`` all are teammates, ``want = 0`` none is."""
     mine_order = kas[me] == ORDER
     full = (1 << n) - 1
     tot = 0.0
@@ -262,22 +263,7 @@ def joint_teammates_nb(n, me, na, asg, w, kas, named):
         if w[i] <= 0.0:
             continue
         same = asg[i] if mine_order else (~asg[i]) & full
-        if (same & named) == named:
-            tot += w[i]
-    return tot
-
-
-@njit(cache=True)
-def joint_opponents_nb(n, me, na, asg, w, kas, named):
-    """P(no seat in bitmask ``named`` is on my team), from the seat's weights w."""
-    mine_order = kas[me] == ORDER
-    full = (1 << n) - 1
-    tot = 0.0
-    for i in range(na):
-        if w[i] <= 0.0:
-            continue
-        same = asg[i] if mine_order else (~asg[i]) & full
-        if (same & named) == 0:
+        if (same & named) == want:
             tot += w[i]
     return tot
 
