@@ -330,8 +330,8 @@ def variant_section(t: dict[str, pd.DataFrame]) -> Section:
         "change in each side's share of the games, in percentage points with its 95% interval (variant minus "
         "base). *Smuggling* lets the giver of a trade-effect item keep it silent; *fortune-telling* lets a "
         "player win by naming the other team's holders of their victory items; the *advanced 3-player game* "
-        "deals three association cards to each player (team = majority), so the one-against-two split is "
-        "no longer known from the box card and a look shows only one card.")
+        "deals three association cards to each player (team = the majority of them), and a fight's look or "
+        "a Monocle shows only one of them.")
     keys = ["variant", "players", "item_set"]
     base = v[v["outcome"] == "team"].set_index(keys)
     disp = pd.DataFrame(index=base.index)
