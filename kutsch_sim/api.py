@@ -14,13 +14,39 @@ import numpy as np
 from . import __version__
 from .bots.profiles import bot_arrays, check_bots
 from .cards import canonical_item_set, cards_in_game, parse_item_set, stamped_cards
-from .enums import MAX_PLAYERS, MIN_PLAYERS
+from .enums import MAX_PLAYERS, MIN_PLAYERS, VARIANT_NAMES
 from .errors import KutschError
 
-RULES_VERSION = 1  # bump with every change to the rules the engine plays
+RULES_VERSION = 2  # bump with every change to the rules the engine plays (2: the R10 variants)
 DEFAULT_TURN_CAP = 400
 MAX_SEED = 2**63 - 1
-VARIANTS = ("smuggling", "fortune-telling", "advanced-3p")
+VARIANTS = VARIANT_NAMES  # R10; bit i of the engine's variant mask is VARIANTS[i]
+
+
+def parse_variants(text: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """``"smuggling,fortune-telling"`` (or repeated options, a list) -> variant names in the
+    canonical order of :data:`VARIANTS`, without repeats. Unknown names raise a one-line
+    :class:`KutschError`; ``base`` / ``none`` / empty mean no variant."""
+    if text is None:
+        return ()
+    items = [text] if isinstance(text, str) else list(text)
+    names: list[str] = []
+    for item in items:
+        for tok in str(item).split(","):
+            v = tok.strip().lower().replace("_", "-")
+            if v in ("", "base", "none"):
+                continue
+            if v == "fortune":
+                v = "fortune-telling"
+            if v not in VARIANTS:
+                raise KutschError(f"unknown variant {tok.strip()!r}; valid: {', '.join(VARIANTS)}")
+            names.append(v)
+    return tuple(v for v in VARIANTS if v in names)
+
+
+def variant_mask(variants: tuple[str, ...]) -> int:
+    """The engine's bit mask (``enums.Variant``) of these variant names."""
+    return sum(1 << VARIANTS.index(v) for v in set(variants))
 
 
 def check_players(n: int) -> int:
@@ -58,10 +84,10 @@ class GameConfig:
         object.__setattr__(self, "bots", check_bots(tuple(bots)))
         if not 1 <= int(self.turn_cap) <= 100_000:
             raise KutschError(f"turn cap must be between 1 and 100000, got {self.turn_cap}")
-        for v in self.variants:
-            if v not in VARIANTS:
-                raise KutschError(f"unknown variant {v!r}; valid: {', '.join(VARIANTS)}")
-            raise KutschError(f"variant {v!r} is not implemented yet (issue 6)")
+        variants = parse_variants(tuple(self.variants))
+        object.__setattr__(self, "variants", variants)
+        if "advanced-3p" in variants and n != 3:
+            raise KutschError(f"variant 'advanced-3p' is the 3-player game only, got {n} players")
 
     @property
     def variant_label(self) -> str:
@@ -73,6 +99,11 @@ class GameConfig:
         key = f"{self.players}|{self.item_set}|{','.join(self.bots)}|{int(self.drink)}|{self.turn_cap}|"
         key += self.variant_label
         return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "little")
+
+    @property
+    def variant_bits(self) -> int:
+        """Bit mask of ``enums.Variant`` the kernels take."""
+        return variant_mask(self.variants)
 
     def arrays(self) -> tuple:
         """(n, in_game, stamped, bots, bparams) as the kernels take them."""
@@ -114,7 +145,8 @@ def play_game(cfg: GameConfig, seed: int, game: int = 0, *, debug: bool = False,
     seed = check_seed(seed)
     n, in_game, stamped, bots, params = cfg.arrays()
     rec, log, sc, bel, minor = play_one_nb(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id,
-                                           game, cfg.turn_cap, cfg.drink, 1 if debug else 0, log_cap)
+                                           game, cfg.turn_cap, cfg.drink, 1 if debug else 0, log_cap,
+                                           cfg.variant_bits)
     return GameResult(cfg, seed, game, rec, log, sc, bel, minor)
 
 
@@ -127,4 +159,4 @@ def run_batch(cfg: GameConfig, seed: int, game0: int, n_games: int, *, debug: bo
     seed = check_seed(seed)
     n, in_game, stamped, bots, params = cfg.arrays()
     return play_batch_nb(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game0, n_games,
-                         cfg.turn_cap, cfg.drink, 1 if debug else 0)
+                         cfg.turn_cap, cfg.drink, 1 if debug else 0, cfg.variant_bits)

@@ -40,16 +40,21 @@ def play(
     no_drink: bool = typer.Option(False, "--no-drink", help="Switch the Drink of Power off (odd counts)."),
     turn_cap: int = typer.Option(400, "--turn-cap", help="Stop a game after this many turns (a timeout)."),
     debug: bool = typer.Option(False, "--debug", help="Check every invariant after every event."),
+    variant: list[str] = typer.Option(
+        None, "--variant", help="Rule variant (R10): smuggling, fortune-telling, advanced-3p (3 players); "
+        "repeat or comma-separate to combine."
+    ),
 ) -> None:
     """Play one game and print it turn by turn in plain English."""
-    from .api import GameConfig, check_seed, play_game
+    from .api import GameConfig, check_seed, parse_variants, play_game
     from .trace import format_game
 
     try:
         check_seed(seed)
         if game < 0:
             raise KutschError(f"game index must be 0 or more, got {game}")
-        cfg = GameConfig(players, items, tuple(b for b in bots.split(",") if b.strip()), not no_drink, turn_cap)
+        cfg = GameConfig(players, items, tuple(b for b in bots.split(",") if b.strip()), not no_drink, turn_cap,
+                         parse_variants(variant))
     except KutschError as e:
         fail(str(e))
     result = play_game(cfg, seed, game, debug=debug)

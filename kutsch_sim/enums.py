@@ -108,10 +108,23 @@ class Scalar(NamedTuple):
     N_ASG: int = 23  # team assignments enumerated for the bots' beliefs at this N
     LOG_CAP: int = 24  # event rows to write (0 = logging off); kept across set-up
     N_SCRIPT: int = 25  # scripted decisions loaded; kept across set-up
+    VARIANTS: int = 26  # bit mask of the rule variants in play (Variant.*, R10)
 
 
 SC = Scalar()
-N_SCALARS = 26
+N_SCALARS = 27
+
+
+class Variant(NamedTuple):
+    """Bits of ``sc[VARIANTS]``: the official variants (R10), each a rule switch."""
+
+    SMUGGLING: int = 1  # the giver of a trade-effect item may keep it silent
+    FORTUNE: int = 2  # fortune-telling: name the other team's holders of their combination
+    ADV3P: int = 4  # advanced 3-player game: 3 association cards each, team = majority
+
+
+VAR = Variant()
+VARIANT_NAMES = ("smuggling", "fortune-telling", "advanced-3p")  # name i is bit 1 << i
 
 
 class Winner(NamedTuple):
@@ -132,10 +145,11 @@ class DeclKind(NamedTuple):
     TEAM: int = 0  # 3 victory items (transformed Bags count)
     DRINK: int = 1  # team declaration relying on the declarer's Drink of Power (R7)
     LOGE: int = 2  # solo victory (R6.5)
+    FORTUNE: int = 3  # fortune-telling (R10 variant): naming the other team's holders
 
 
 DK = DeclKind()
-DECL_LABELS = ("team", "drink", "loge")
+DECL_LABELS = ("team", "drink", "loge", "fortune")
 
 
 class Err(NamedTuple):
@@ -188,10 +202,12 @@ class Decision(NamedTuple):
     TAKE: int = 24  # card id taken, or -1
     GIVE_BACK: int = 25  # card id given to a loser left empty (R5.8)
     LIMIT_GIVE: int = 26  # target * 32 + card (R2.4 hand limit)
+    SMUGGLE: int = 27  # 0 announce / 1 smuggle: the giver keeps an effect item silent (R10 Smuggling)
+    ACARD_PICK: int = 28  # position 0..2 of the association card to see (R10 advanced 3-player)
 
 
 DEC = Decision()
-N_DECISIONS = 27
+N_DECISIONS = 29
 DECISION_LABELS = tuple(f.lower() for f in Decision._fields)
 
 # ACTION option codes: kind * ACT_MUL + target * 32 + card (or + decl kind)
@@ -282,10 +298,13 @@ class Event(NamedTuple):
     PRIEST_GIVE_NONE: int = 43  # placeholder kept for numbering stability (unused)
     SETUP_DONE: int = 44  # deck size
     REASON: int = 45  # seat, reason code (bots.reasons), target seat or -1, card / value or -1
+    SMUGGLE: int = 46  # giver, receiver, card (R10 Smuggling: not announced; only the traders know)
+    ACARDS: int = 47  # seat, card 0, card 1, card 2 (R10 advanced 3-player: the seat's 3 cards, in order)
+    SEE_ACARD: int = 48  # seer, seen, position, team of the card (advanced 3-player look / Monocle)
 
 
 EV = Event()
-N_EVENT_TYPES = 46
+N_EVENT_TYPES = 49
 EV_COLS = 6
 
 

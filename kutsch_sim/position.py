@@ -15,6 +15,11 @@ A position is a game state written by hand, so a rule can be checked in a few li
     minority Order                 # odd N only, optional: checked against the seat lines
     cap 400                        # optional: turn cap (R3 ruling), counted from this position
     seed 0                         # optional: the game's random stream (shuffles, random bots)
+    variant smuggling              # optional: R10 variants in play (comma list or repeated)
+
+Advanced 3-player game (``variant advanced-3p``, R10): a seat's TEAM is written as its three
+association cards in order, ``O`` (Order) or ``B`` (Brotherhood), e.g. ``seat 0: OBO Thug |
+Key``; the seat belongs to the majority.
 
 Grammar, one statement a line, ``#`` starts a comment, names are case-insensitive and
 spaces/punctuation inside a name are ignored (``Secret Bag (Key)`` = ``BagKey``,
@@ -165,6 +170,8 @@ class Position:
     drink: bool = False  # Drink of Power in play (odd N, R7)
     turn_cap: int = DEFAULT_TURN_CAP
     seed: int = 0
+    variants: tuple[str, ...] = ()  # R10 variants in play (names of kutsch_sim.api.VARIANTS)
+    acards: tuple[tuple[int, int, int], ...] = ()  # advanced 3-player: each seat's 3 cards in order
 
     def __post_init__(self) -> None:
         self.validate()
@@ -221,6 +228,25 @@ class Position:
             raise KutschError(f"turn cap must be 1..100000, got {self.turn_cap}")
         if not 0 <= self.seed < 2**63:
             raise KutschError(f"seed must be 0..2**63-1, got {self.seed}")
+        from .api import parse_variants
+
+        if tuple(self.variants) != parse_variants(tuple(self.variants)):
+            raise KutschError(f"variants must be given in the order {', '.join(parse_variants(self.variants))}")
+        if "advanced-3p" in self.variants:
+            if n != 3:
+                raise KutschError("variant advanced-3p is the 3-player game only (R10)")
+            if len(self.acards) != n:
+                raise KutschError("advanced-3p: write every seat's team as its 3 association cards, e.g. OBO")
+            cards = [c for a in self.acards for c in a]
+            if any(c not in (ORDER, BROTHERHOOD) for c in cards) or any(len(a) != 3 for a in self.acards):
+                raise KutschError("advanced-3p: each seat holds 3 association cards")
+            if cards.count(ORDER) > 5 or cards.count(BROTHERHOOD) > 5:
+                raise KutschError("advanced-3p: there are only 5 association cards of each team (R10)")
+            for p, a in enumerate(self.acards):
+                if self.teams[p] != (BROTHERHOOD if sum(a) >= 2 else ORDER):
+                    raise KutschError(f"seat {p}'s team must be the majority of its association cards")
+        elif self.acards:
+            raise KutschError("association cards (OBO ...) need 'variant advanced-3p'")
 
     # ------------------------------------------------------------------ text
     @classmethod
@@ -231,10 +257,13 @@ class Position:
     def to_text(self) -> str:
         """The position in its own notation (``Position.parse(p.to_text()) == p``)."""
         lines = [f"players {self.n}"]
+        if self.variants:
+            lines.append("variant " + ", ".join(self.variants))
         for p in range(self.n):
             up = " up" if self.up[p] else ""
             items = ", ".join(card_label(c) for c in self.hands[p])
-            lines.append(f"seat {p}: {TEAM_NAMES[self.teams[p]]} {OCC_KEYS[self.occs[p]]}{up} | {items}")
+            who = "".join("OB"[c] for c in self.acards[p]) if self.acards else TEAM_NAMES[self.teams[p]]
+            lines.append(f"seat {p}: {who} {OCC_KEYS[self.occs[p]]}{up} | {items}")
         if self.deck:
             lines.append("deck: " + ", ".join(card_label(c) for c in self.deck))
         lines.append(f"turn {self.turn}")
@@ -251,8 +280,11 @@ class Position:
     @classmethod
     def from_state(cls, st) -> Position:
         """The position of an engine state (e.g. in the middle of a random game)."""
+        from .api import VARIANTS
+
         n = int(st.sc[SC.N])
         dn = int(st.sc[SC.DECK_N])
+        bits = int(st.sc[SC.VARIANTS])
         return cls(
             teams=tuple(int(t) for t in st.assoc[:n]),
             occs=tuple(int(o) for o in st.occ[:n]),
@@ -262,6 +294,8 @@ class Position:
             turn=int(st.sc[SC.ACTIVE]),
             drink=bool(st.sc[SC.DRINK]),
             turn_cap=max(1, int(st.sc[SC.TURN_CAP] - st.sc[SC.TURN])),
+            variants=tuple(v for i, v in enumerate(VARIANTS) if (bits >> i) & 1),
+            acards=tuple(tuple(int(c) for c in st.acard[p]) for p in range(n)) if st.acard[0, 0] >= 0 else (),
         )
 
     # ------------------------------------------------------------------ engine state
@@ -275,6 +309,7 @@ class Position:
         ``setup_nb`` writes it (OCC, ASSOC, LEFTOVER, DEAL, DECK, SETUP_DONE), so the trace
         printer reads it; then the invariants are checked once.
         """
+        from .api import variant_mask
         from .bots.profiles import bot_arrays, check_bots
         from .engine.invariants import check_nb
         from .engine.state import new_state, reset_scalars_nb
@@ -290,7 +325,7 @@ class Position:
         n = self.n
         st = new_state(int(log_cap), rows)
         seed_stream_nb(st.rs, np.uint64(self.seed), 0, 0)
-        reset_scalars_nb(st, n, self.turn_cap, self.drink, 0)
+        reset_scalars_nb(st, n, self.turn_cap, self.drink, 0, variant_mask(self.variants))
         st.bot[:] = bot_ids
         st.bparam[:, :] = params
         log = _SetupLog(st)
@@ -303,9 +338,15 @@ class Position:
             st.assoc[p] = self.teams[p]
             st.k_assoc[p, p] = self.teams[p]
             log.add(EV.ASSOC, p, self.teams[p])
+            if self.acards:  # R10 advanced 3-player: the seat's three cards, known to it
+                st.acard[p, :] = self.acards[p]
+                st.k_acard[p, p, :] = self.acards[p]
+                log.add(EV.ACARDS, p, *self.acards[p])
         if n % 2 == 1:
             st.sc[SC.MINORITY] = self.minority
             st.sc[SC.LEFTOVER] = self.minority  # the box holds a card of the smaller team
+            if self.acards:  # the tenth card: the team with fewer of the nine dealt
+                st.sc[SC.LEFTOVER] = ORDER if sum(c == ORDER for a in self.acards for c in a) == 4 else BROTHERHOOD
             log.add(EV.LEFTOVER, self.minority)
             st.drink[:n] = self.drink
         for p, h in enumerate(self.hands):
@@ -375,6 +416,7 @@ def _parse(text: str) -> Position:
     drink = False
     cap = DEFAULT_TURN_CAP
     seed = 0
+    variants: list[str] = []
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = strip_comment(raw).strip()
         if not line:
@@ -395,7 +437,9 @@ def _parse(text: str) -> Position:
                 up = words[-1].lower() == "up"
                 if up:
                     words = words[:-1]
-                seats[p] = (team(words[0]), occupation(" ".join(words[1:])), up, _items(m.group(3)))
+                if not re.fullmatch(r"[OoBb]{3}", words[0]):
+                    team(words[0])  # checked here, so the error names the line
+                seats[p] = (words[0], occupation(" ".join(words[1:])), up, _items(m.group(3)))
             elif word == "deck":
                 deck_names = _items(rest.lstrip(":"))
             elif word == "pile":
@@ -416,9 +460,13 @@ def _parse(text: str) -> Position:
                 drink = True
             elif word == "minority":
                 minority = team(rest)
+            elif word in ("variant", "variants"):
+                from .api import parse_variants
+
+                variants += parse_variants(rest)
             else:
                 raise KutschError(f"unknown statement {word!r} (seat, deck, pile, players, turn, drink, "
-                                  "minority, cap, seed)")
+                                  "minority, cap, seed, variant)")
         except KutschError as e:
             raise KutschError(f"position line {lineno}: {e}") from None
     if not seats:
@@ -429,8 +477,23 @@ def _parse(text: str) -> Position:
     if players is not None and players != n:
         raise KutschError(f"'players {players}' but {n} seat lines")
     hands = _place_cards([seats[p][3] for p in range(n)] + [deck_names])
+    from .api import parse_variants
+
+    variant_names = parse_variants(variants)
+    acards: tuple[tuple[int, int, int], ...] = ()
+    teams: list[int] = []
+    for p in range(n):
+        word = seats[p][0]
+        if re.fullmatch(r"[OoBb]{3}", word):
+            if "advanced-3p" not in variant_names:
+                raise KutschError(f"seat {p}: association cards ({word}) need 'variant advanced-3p' (R10)")
+            cards = tuple(ORDER if ch in "oO" else BROTHERHOOD for ch in word)
+            acards += (cards,)
+            teams.append(BROTHERHOOD if sum(cards) >= 2 else ORDER)
+        else:
+            teams.append(team(word))
     pos = Position(
-        teams=tuple(seats[p][0] for p in range(n)),
+        teams=tuple(teams),
         occs=tuple(seats[p][1] for p in range(n)),
         up=tuple(seats[p][2] for p in range(n)),
         hands=tuple(tuple(h) for h in hands[:n]),
@@ -439,6 +502,8 @@ def _parse(text: str) -> Position:
         drink=drink,
         turn_cap=cap,
         seed=seed,
+        variants=variant_names,
+        acards=acards,
     )
     if minority is not None and minority != pos.minority:
         have = TEAM_NAMES[pos.minority] if pos.minority >= 0 else "none (even N)"

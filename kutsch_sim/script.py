@@ -12,8 +12,8 @@ line                                    decision               option value
 ``0 pass``                              ACTION                 ACT_PASS*ACT_MUL
 ``0 trade T CARD``                      ACTION                 ACT_TRADE*ACT_MUL+T*32+card
 ``0 attack T``                          ACTION                 ACT_ATTACK*ACT_MUL+T*32
-``0 declare team|drink|loge [with S..]``  ACTION (+ DECL_NAME)  ACT_DECLARE*ACT_MUL+DeclKind;
-                                                               then S.. and -1 (done)
+``0 declare team|drink|loge|fortune``    ACTION (+ DECL_NAME)  ACT_DECLARE*ACT_MUL+DeclKind;
+``  [with S..]``                                               then S.. and -1 (done)
 ``0 action pass|trade ..|attack ..``    ACTION                 same as above
 ``0 name S|done``                       DECL_NAME              seat / -1
 ``0 clairvoyant yes|no``                CLAIR_USE              1 / 0
@@ -27,6 +27,8 @@ line                                    decision               option value
 ``1 return CARD``                       RETURN                 card
 ``1 give-named CARD``                   GIVE_NAMED             card (to the Diplomat)
 ``0 effect yes|no``                     EFFECT_USE             1 / 0
+``0 smuggle yes|no``                    SMUGGLE                1 / 0 (R10 Smuggling)
+``0 see-card J``                        ACARD_PICK             J = 0..2 (R10 advanced 3-player)
 ``0 coat OCCUPATION``                   COAT_PICK              occupation id
 ``0 sextant left|right``                SEXTANT_DIR            0 (to seat+1) / 1 (to seat-1)
 ``2 pass-on CARD``                      SEXTANT_PASS           card
@@ -86,7 +88,7 @@ Row = tuple[int, int, int]
 _YES = {"yes": 1, "y": 1, "1": 1, "true": 1, "use": 1, "no": 0, "n": 0, "0": 0, "false": 0}
 _SIDES = {"none": SIDE_NONE, "neutral": SIDE_NONE, "attacker": SIDE_ATT, "att": SIDE_ATT,
           "defender": SIDE_DEF, "def": SIDE_DEF}
-_DECL = {"team": DK.TEAM, "drink": DK.DRINK, "loge": DK.LOGE}
+_DECL = {"team": DK.TEAM, "drink": DK.DRINK, "loge": DK.LOGE, "fortune": DK.FORTUNE}
 _SOURCES = {norm(s) for s in SRC_LABELS} | {"knives", "grandmaster", "gloves"}
 
 
@@ -156,7 +158,7 @@ def _action(ln: _Line) -> list[Row]:
         return [(ln.seat, DEC.ACTION, ACT_ATTACK * ACT_MUL + ln.seat_arg(ln.args[0]) * 32)]
     if sub == "declare":
         if not ln.args or ln.args[0].lower() not in _DECL:
-            raise KutschError("declare needs team, drink or loge")
+            raise KutschError("declare needs team, drink, loge or fortune")
         kind = _DECL[ln.args[0].lower()]
         rows = [(ln.seat, DEC.ACTION, ACT_DECLARE * ACT_MUL + kind)]
         names = ln.args[1:]
@@ -279,6 +281,13 @@ def _win(ln: _Line) -> int:
     return d
 
 
+def _card_position(ln: _Line) -> int:
+    ln.need(1)
+    if ln.args[0] not in ("0", "1", "2"):
+        raise KutschError("expected an association card position 0, 1 or 2")
+    return int(ln.args[0])
+
+
 def _coat(ln: _Line) -> int:
     return occupation(ln.rest(0))
 
@@ -297,6 +306,8 @@ VERBS: dict[str, Callable[[_Line], list[Row]]] = {
     "return": _card_verb(DEC.RETURN),
     "give_named": _card_verb(DEC.GIVE_NAMED),
     "effect": _yes_no(DEC.EFFECT_USE),
+    "smuggle": _yes_no(DEC.SMUGGLE),
+    "see_card": _one(DEC.ACARD_PICK, _card_position),
     "coat": _one(DEC.COAT_PICK, _coat),
     "sextant": _one(DEC.SEXTANT_DIR, _sextant_dir),
     "pass_on": _card_verb(DEC.SEXTANT_PASS),
@@ -323,6 +334,7 @@ VERBS |= {
     "sextant_dir": VERBS["sextant"], "sextant_pass": VERBS["pass_on"], "priest_use": VERBS["priest"],
     "hypno": VERBS["hypnotize"], "fight_play": VERBS["play"], "ring_use": VERBS["ring"],
     "doctor_use": VERBS["doctor"], "win_choice": VERBS["win"], "limit_give": VERBS["give_away"],
+    "acard_pick": VERBS["see_card"],
 }
 
 

@@ -60,6 +60,7 @@ class TraceWriter:
         self.n = n_players
         self.hands: list[set[int]] = [set() for _ in range(n_players)]
         self.team = [-1] * n_players
+        self.acards: list[tuple[int, ...]] = [()] * n_players  # advanced 3-player (R10)
         self.occ = [-1] * n_players
         self.deck: list[int] = []
         self.lines: list[str] = []
@@ -88,8 +89,9 @@ class TraceWriter:
     def print_setup(self) -> None:
         self.lines.append("Set-up (the referee sees everything):")
         for p in range(self.n):
+            cards = f" ({', '.join(TEAM_NAMES[c] for c in self.acards[p])})" if self.acards[p] else ""
             self.say(f"{self.seat(p):8s} {TEAM_NAMES[self.team[p]]:12s} {OCC_NAMES[self.occ[p]]:13s} "
-                     f"holds {self.hand(p)}")
+                     f"holds {self.hand(p)}" + (f"; association cards{cards}" if cards else ""))
         top_first = [CARD_NAMES[c] for c in reversed(self.deck)]
         self.say(f"item deck ({len(self.deck)} cards, top first): {', '.join(top_first) or 'empty'}")
         self.setup_printed = True
@@ -102,10 +104,18 @@ class TraceWriter:
             self.occ[a] = b
         elif typ == EV.ASSOC:
             self.team[a] = b
+        elif typ == EV.ACARDS:
+            self.acards[a] = (b, c, d)
         elif typ == EV.LEFTOVER:
-            minority = TEAM_NAMES[a]
-            self.lines.append(f"The left-over association card ({minority}) goes back in the box unseen: "
-                              f"the {minority} is the minority team, and nobody knows it.")
+            if any(self.acards):
+                small = min((0, 1), key=self.team.count)
+                self.lines.append(f"Advanced 3-player game (R10): each seat holds 3 association cards and belongs "
+                                  f"to the team of the majority; the tenth card ({TEAM_NAMES[a]}) goes back in "
+                                  f"the box unseen. The {TEAM_NAMES[small]} has one member (the minority).")
+            else:
+                minority = TEAM_NAMES[a]
+                self.lines.append(f"The left-over association card ({minority}) goes back in the box unseen: "
+                                  f"the {minority} is the minority team, and nobody knows it.")
         elif typ == EV.DEAL:
             self.hands[a].add(b)
         elif typ == EV.DECK:
@@ -142,6 +152,12 @@ class TraceWriter:
             self.move(c, a, b)
             self.move(d, b, a)
             self.say(f"{s(b)} accepts and gives {card(d)} back.")
+        elif typ == EV.SMUGGLE:
+            self.say(f"{s(a)} smuggles the {card(c)} to {s(b)} (Smuggling, R10): it is not announced and its "
+                     "effect is not used; only the two traders know it.")
+        elif typ == EV.SEE_ACARD:
+            self.say(f"{s(a)} sees {s(b)}'s association card at position {c}: {TEAM_NAMES[d]} "
+                     "(only one of three, R10).", 4)
         elif typ == EV.ANNOUNCE:
             self.say(f"{s(a)} announces: \"{public_name(b)}\".")
         elif typ == EV.EFFECT:
@@ -218,9 +234,14 @@ class TraceWriter:
             self.say(f"{s(b)} has no item left: {s(a)} gives them {card(c)}.")
         elif typ == EV.DECLARE:
             names = [s(q) for q in range(self.n) if (c >> q) & 1]
-            kind = {0: "victory for their team", 1: "victory for their team with the Drink of Power",
-                    2: "a solo victory with the Coat of Armor of the Loge"}[b]
-            self.say(f"{s(a)} declares {kind}" + (f", naming {', '.join(names)}" if names else "") + ".")
+            if b == 3:
+                other = TEAM_NAMES[1 - self.team[a]]
+                self.say(f"{s(a)} tells the fortune (R10): names {', '.join(names) or 'nobody'} as the {other}'s "
+                         f"players holding 3 {'Keys' if other == 'Order' else 'Goblets'}.")
+            else:
+                kind = {0: "victory for their team", 1: "victory for their team with the Drink of Power",
+                        2: "a solo victory with the Coat of Armor of the Loge"}[b]
+                self.say(f"{s(a)} declares {kind}" + (f", naming {', '.join(names)}" if names else "") + ".")
             self.say(f"{s(a)} reveals: {TEAM_NAMES[self.team[a]]}, {OCC_NAMES[self.occ[a]]}, {cards_of(d)}.", 4)
         elif typ == EV.DECL_RESULT:
             self.say(("The declaration holds" if a else "The declaration fails")
@@ -247,6 +268,8 @@ def format_game(result, reasons: Callable[[np.ndarray], str] | None = None) -> s
             f"game {result.game}, bots {', '.join(sorted(set(cfg.bots)))}")
     if n % 2:
         head += ", Drink of Power " + ("in play" if cfg.drink else "switched off")
+    if cfg.variants:
+        head += ", variants " + ", ".join(cfg.variants)
     w.lines.append(head)
     for row in result.events:
         w.event(row)

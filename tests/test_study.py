@@ -172,7 +172,7 @@ def test_report_command_reads_the_study(study, tmp_path):
         (["--bots", "random,random,random"], "name one profile for every seat"),
         (["--threads", "0"], "--threads must be between"),
         (["--threads", "9999"], "--threads must be between"),
-        (["--variants", "smuggling"], "--variants"),
+        (["--variants", "smuggling,"], "--variants: empty variant name"),
         (["--variants", "nonsense"], "unknown variant 'nonsense'"),
         (["--scheduler", " "], "--scheduler: empty address"),
         (["--resume", "--force"], "exclude each other"),

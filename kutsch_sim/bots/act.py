@@ -13,7 +13,7 @@ from numba import njit
 
 from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DK, OC
 from ..rng import uniform_nb
-from .beliefs import joint_teammates_nb
+from .beliefs import joint_nb
 from .params import (
     M_CLAIR_DN,
     M_CLAIR_TOP,
@@ -35,6 +35,7 @@ from .reasons import (
     R_ATTACK_LEARN,
     R_ATTACK_TAKE,
     R_DECLARE_DRINK,
+    R_DECLARE_FORTUNE,
     R_DECLARE_LOGE,
     R_DECLARE_SURE,
     R_DECLARE_TEAM,
@@ -86,18 +87,19 @@ BOT_SMART_MODE = 3  # dispatch.BOT_SMART (joint team beliefs); other modes multi
 
 # ------------------------------------------------------------------ declarations (R6, R7)
 @njit(cache=True)
-def plan_declaration_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need,
-                        own, scr):
-    """Best set of teammates to name so that our victory items reach ``need`` (own items
-    ``own``): returns (P(success), bitmask). Only items last seen at a seat count; P is
-    P(all named are teammates) x P(every counted item is still there)."""
+def plan_names_nb(me, n, item_team, opponents, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need,
+                  own, scr):
+    """Best set of other seats to name so that the victory items of ``item_team`` reach
+    ``need`` (``own`` of them already counted): returns (P(success), bitmask). Only items
+    last seen at a seat count; P is P(all named are my teammates, or with ``opponents`` all
+    are of the other team) x P(every counted item is still there)."""
     for p in range(n):
         scr[CAND_CNT + p] = 0.0
         scr[CAND_P + p] = 1.0
     cmask = 0
     for c in range(8):
         h = k_card[c]
-        if h >= 0 and h < n and h != me and now_team_nb(c, bags_open) == team and conf[c] > 0.05:
+        if h >= 0 and h < n and h != me and now_team_nb(c, bags_open) == item_team and conf[c] > 0.05:
             scr[CAND_CNT + h] += 1.0
             scr[CAND_P + h] *= conf[c]
             cmask |= 1 << int(h)
@@ -115,18 +117,34 @@ def plan_declaration_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, as
                 pi *= scr[CAND_P + p]
         if cnt >= need:
             if mode == BOT_SMART_MODE:
-                pj = joint_teammates_nb(n, me, na, asg, w, k_assoc, sub)
+                pj = joint_nb(n, me, na, asg, w, k_assoc, sub, 0 if opponents else sub)
             else:
                 pj = 1.0
                 for p in range(n):
                     if (sub >> p) & 1:
-                        pj *= tm[p]
+                        pj *= 1.0 - tm[p] if opponents else tm[p]
             pr = pj * pi
             if pr > best:
                 best = pr
                 best_mask = sub
         sub = (sub - 1) & cmask
     return best, best_mask
+
+
+@njit(cache=True)
+def plan_declaration_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need,
+                        own, scr):
+    """R6: the teammates to name so that our victory items reach ``need`` (own items ``own``)."""
+    return plan_names_nb(me, n, team, False, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need, own,
+                         scr)
+
+
+@njit(cache=True)
+def plan_fortune_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, scr):
+    """R10 fortune-telling: the other seats to name as the *other* team's holders of 3 of their
+    victory items. No Drink of Power counts (only a declarer's own ever does, for its own team)."""
+    return plan_names_nb(me, n, 1 - team, True, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, 3, 0.0,
+                         scr)
 
 
 # ------------------------------------------------------------------ trades (R4)
@@ -282,6 +300,8 @@ def choose_action_nb(v):
     m_team = 0
     p_drink = -1.0
     m_drink = 0
+    p_fort = -1.0
+    m_fort = 0
     for i in range(v.n_opts):
         o = v.opts[i]
         act = o // ACT_MUL
@@ -303,6 +323,12 @@ def choose_action_nb(v):
             if dk == DK.LOGE:
                 s = 1e6  # legal only when it holds (the engine checks the hand): a sure win
                 r = R_DECLARE_LOGE
+            elif dk == DK.FORTUNE:
+                p_fort, m_fort = plan_fortune_nb(me, n, team, v.bags_open, v.k_card, v.conf, v.k_assoc, v.tm,
+                                                 v.w, v.asg, v.na, v.mode, scr)
+                if p_fort >= thr:
+                    s = 1e3 * p_fort
+                    r = R_DECLARE_FORTUNE
             else:
                 need = 3 if dk == DK.TEAM else 2
                 pr, mask = plan_declaration_nb(me, n, team, v.bags_open, v.k_card, v.conf, v.k_assoc, v.tm,
@@ -350,6 +376,9 @@ def choose_action_nb(v):
         elif dk == DK.TEAM:
             mem[M_DECL_NAMED] = m_team
             v.out[2] = int(own) if m_team == 0 else int(100 * p_team)
+        elif dk == DK.FORTUNE:
+            mem[M_DECL_NAMED] = m_fort
+            v.out[2] = int(100 * p_fort)
         else:
             mem[M_DECL_NAMED] = 0
     return i
@@ -357,7 +386,7 @@ def choose_action_nb(v):
 
 @njit(cache=True)
 def choose_decl_name_nb(v):
-    """DECL_NAME (R6.2): name the next planned teammate, then -1."""
+    """DECL_NAME (R6.2): name the next planned teammate (R10 fortune-telling: opponent), then -1."""
     plan = v.mem[M_DECL_NAMED]
     for i in range(v.n_opts):
         q = v.opts[i]

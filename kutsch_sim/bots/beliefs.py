@@ -69,7 +69,7 @@ N_CTX = 4
 OBSERVED = (
     EV.ATTACK, EV.SUPPORT, EV.BONUS, EV.MIXER, EV.RESULT, EV.DOCTOR, EV.PRIEST, EV.OFFER,
     EV.ACCEPT, EV.REJECT, EV.ANNOUNCE, EV.SEE_ITEMS, EV.SEE_ASSOC, EV.DRAW, EV.PASS_ON, EV.GIVE,
-    EV.TAKE, EV.GIVE_BACK, EV.RING, EV.CLAIR, EV.DIPLO, EV.DIPLO_MISS,
+    EV.TAKE, EV.GIVE_BACK, EV.RING, EV.CLAIR, EV.DIPLO, EV.DIPLO_MISS, EV.SEE_ACARD,
 )
 OBSERVED_MASK = 0
 for _t in OBSERVED:
@@ -131,9 +131,50 @@ def reset_beliefs_nb(n, asg, pub, pair, priv, w, team, minor, fresh, conf, ctx, 
 # ------------------------------------------------------------------ posterior
 @njit(cache=True)
 def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
+    """Seat ``me``'s posterior (base rules): :func:`refresh_cards_nb` without association cards."""
+    refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, np.full((1, 3), -1, np.int8), False,
+                     True)
+
+
+@njit(cache=True)
+def deal_counts_nb(na, asg, kac, cnt):
+    """Advanced 3-player game (R10): for each team assignment, cnt[i] = how many of the
+    C(10, 5) = 252 equally likely deals of the 10 association cards (3 to each seat in
+    order, the tenth in the box) give that assignment and agree with every card the seat
+    has seen (``kac[p, j]``: team of seat p's card j, -1 unseen; its own three included).
+    So cnt is the seat's hard evidence, prior included, exactly."""
+    for i in range(na):
+        cnt[i] = 0.0
+    for m in range(1 << 10):  # bit 3p+j set: seat p's card j is an Order card; bit 9 the box
+        if popcount_nb(m) != 5:
+            continue
+        fits = True
+        a = 0
+        for p in range(3):
+            k = 0
+            for j in range(3):
+                b = (m >> (3 * p + j)) & 1
+                k += b
+                v = kac[p, j]
+                if v >= 0 and b != (1 if v == ORDER else 0):
+                    fits = False
+            if k >= 2:
+                a |= 1 << p
+        if fits:
+            for i in range(na):
+                if asg[i] == a:
+                    cnt[i] += 1.0
+
+
+@njit(cache=True)
+def refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, kac, adv, soft):
     """Seat ``me``'s posterior: writes w[0:na] (normalised weights), team[0:n] (P same team
     as me) and minor[me] (P my team is the minority, odd n). ``priv``, ``kas``, ``w`` and
-    ``team`` are the seat's rows; ``kas`` its knowledge of associations (hard evidence)."""
+    ``team`` are the seat's rows; ``kas`` its knowledge of associations (hard evidence).
+    ``adv``: the advanced 3-player game (R10), where the hard evidence is the association
+    cards the seat has seen (``kac``, its k_acard row), weighed exactly by
+    :func:`deal_counts_nb` (a seen card makes its seat's team likelier, not certain).
+    ``soft`` False: hard evidence only (the greedy bot), pub and priv are not read."""
     kmask = 0
     kval = 0
     for p in range(n):
@@ -143,21 +184,33 @@ def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
                 kval |= 1 << p
     full = (1 << n) - 1
     mine_order = (kval >> int(me)) & 1
+    small = (n - 1) // 2
+    if adv:
+        deal_counts_nb(na, asg, kac, w)  # w holds the counts until overwritten below
     mx = -1e300
+    zh = 0.0
+    zm = 0.0
     for i in range(na):
         a = asg[i]
-        if (a ^ kval) & kmask:
+        hard = 1.0
+        if adv:
+            hard = w[i]
+        if ((a ^ kval) & kmask) != 0 or hard <= 0.0:
             w[i] = -1e300
         else:
-            lw = trust * pub[i] + priv[i]
+            lw = trust * pub[i] + priv[i] if soft else 0.0
+            if adv:
+                lw += np.log(hard)
             w[i] = lw
             mx = max(mx, lw)
+            # P(minority) from hard evidence only (see below)
+            same = a if mine_order == 1 else (~a) & full
+            zh += hard
+            if n % 2 == 1 and popcount_nb(same) == small:
+                zm += hard
     for p in range(n):
         team[p] = 0.0
     z = 0.0
-    zh = 0.0
-    zm = 0.0
-    small = (n - 1) // 2
     for i in range(na):
         if w[i] <= -1e299:
             w[i] = 0.0
@@ -165,15 +218,10 @@ def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
         e = np.exp(w[i] - mx)
         w[i] = e
         z += e
-        zh += 1.0
         same = asg[i] if mine_order == 1 else (~asg[i]) & full
-        k = 0
         for p in range(n):
             if (same >> p) & 1:
                 team[p] += e
-                k += 1
-        if n % 2 == 1 and k == small:
-            zm += 1.0
     if z <= 0.0:  # no assignment left (a position built without set-up): stay at the prior
         for p in range(n):
             team[p] = 0.5
@@ -188,7 +236,7 @@ def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
     # P(minority) from hard evidence only: it decides a Drink of Power declaration, which
     # loses the game when wrong, and soft evidence (correlated, herd-prone) is too weak a
     # basis for counting teams
-    minor[me] = zm / zh if n % 2 == 1 else 0.0
+    minor[me] = zm / zh if n % 2 == 1 and zh > 0.0 else 0.0
 
 
 @njit(cache=True)
@@ -205,8 +253,9 @@ def hard_beliefs_nb(n, me, kas, team, minor):
 
 
 @njit(cache=True)
-def joint_teammates_nb(n, me, na, asg, w, kas, named):
-    """P(every seat in bitmask ``named`` is on my team), from the seat's weights w."""
+def joint_nb(n, me, na, asg, w, kas, named, want):
+    """P(the seats of bitmask ``named`` on my team are exactly those of ``want``), from the
+    seat's weights w: ``want = named`` all are teammates, ``want = 0`` none is."""
     mine_order = kas[me] == ORDER
     full = (1 << n) - 1
     tot = 0.0
@@ -214,7 +263,7 @@ def joint_teammates_nb(n, me, na, asg, w, kas, named):
         if w[i] <= 0.0:
             continue
         same = asg[i] if mine_order else (~asg[i]) & full
-        if (same & named) == named:
+        if (same & named) == want:
             tot += w[i]
     return tot
 
@@ -406,8 +455,8 @@ def observe_nb(n, na, bags_open, asg, pub, pair, priv, fresh, conf, ctx, bmem, k
                 else:
                     for s in range(n):
                         conf[s, cc] = 1.0
-    elif typ == EV.SEE_ASSOC:
-        fresh[a] = False
+    elif typ == EV.SEE_ASSOC or typ == EV.SEE_ACARD:
+        fresh[a] = False  # new hard evidence for the seer only
     elif typ == EV.DRAW:
         conf[a, b] = 1.0
     elif typ == EV.PASS_ON or typ == EV.GIVE:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..enums import EV, SC
+from ..enums import EV, SC, VAR
 from ..rng import below_nb
-from .beliefs import hard_beliefs_nb, refresh_nb, reset_beliefs_nb
+from .beliefs import hard_beliefs_nb, refresh_cards_nb, reset_beliefs_nb
 from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART, P_SOFT_TRUST
 from .policy import choose_nb
 from .view import make_view_nb
@@ -23,11 +23,26 @@ __all__ = ["BOT_FIRST", "BOT_GREEDY", "BOT_RANDOM", "BOT_SMART", "bot_choose_nb"
 
 @njit(cache=True)
 def refresh_seat_nb(st, seat):
-    """Bring ``seat``'s team beliefs up to date (bots.beliefs.refresh_nb on its rows)."""
-    refresh_nb(st.sc[SC.N], seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_pub, st.bel_priv[seat],
-               st.k_assoc[seat], st.bparam[seat, P_SOFT_TRUST], st.bel_w[seat], st.bel_team[seat],
-               st.bel_minor)
+    """Bring ``seat``'s team beliefs up to date (bots.beliefs.refresh_cards_nb on its rows)."""
+    adv = st.sc[SC.N] == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0
+    refresh_cards_nb(st.sc[SC.N], seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_pub, st.bel_priv[seat],
+                     st.k_assoc[seat], st.bparam[seat, P_SOFT_TRUST], st.bel_w[seat], st.bel_team[seat],
+                     st.bel_minor, st.k_acard[seat], adv, True)
     st.bel_fresh[seat] = True
+
+
+@njit(cache=True)
+def hard_seat_nb(st, seat):
+    """The greedy bot's team beliefs, from hard evidence only: the associations it has seen
+    (bots.beliefs.hard_beliefs_nb); in the advanced 3-player game (R10) also the single
+    association cards it has seen, weighed exactly (bots.beliefs.refresh_cards_nb, no soft
+    evidence)."""
+    n = st.sc[SC.N]
+    if n == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0:
+        refresh_cards_nb(n, seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_pub, st.bel_priv[seat], st.k_assoc[seat],
+                         0.0, st.bel_w[seat], st.bel_team[seat], st.bel_minor, st.k_acard[seat], True, False)
+    else:
+        hard_beliefs_nb(n, seat, st.k_assoc[seat], st.bel_team[seat], st.bel_minor)
 
 
 @njit(cache=True)
@@ -43,7 +58,7 @@ def bot_choose_nb(st, seat, kind, n):
             refresh_seat_nb(st, seat)
         v = make_view_nb(st, seat, kind, n, b, st.bel_conf[seat])
     else:
-        hard_beliefs_nb(st.sc[SC.N], seat, st.k_assoc[seat], st.bel_team[seat], st.bel_minor)
+        hard_seat_nb(st, seat)
         v = make_view_nb(st, seat, kind, n, BOT_GREEDY, st.bel_one[0])
     i = choose_nb(v)
     if st.sc[SC.LOG_CAP] > 0:
@@ -75,7 +90,7 @@ def final_beliefs_nb(st):
     n = st.sc[SC.N]
     for s in range(n):
         if st.bot[s] == BOT_GREEDY:
-            hard_beliefs_nb(n, s, st.k_assoc[s], st.bel_team[s], st.bel_minor)
+            hard_seat_nb(st, s)
         else:
             refresh_seat_nb(st, s)
 

@@ -32,13 +32,16 @@ from .params import (
     M_DIPLO_OFFER,
     M_DIPLO_T,
     P_CONSOLIDATE,
+    P_DRAW_VALUE,
     P_INFO_VALUE,
     P_OCC_MARGIN,
     P_SUPPORT_MARGIN,
 )
 from .reasons import (
+    R_ACARD_PICK,
     R_ACCEPT,
     R_ACCEPT_ALLY,
+    R_ANNOUNCE,
     R_CHOOSE,
     R_CLAIR_PICK,
     R_CLAIR_SKIP,
@@ -75,6 +78,7 @@ from .reasons import (
     R_RING,
     R_SEXTANT_DIR,
     R_SEXTANT_PASS,
+    R_SMUGGLE,
     R_SUPPORT_ATT,
     R_SUPPORT_DEF,
     R_SUPPORT_NONE,
@@ -90,6 +94,7 @@ from .values import (
     C_MONOCLE,
     C_PEARL,
     C_PRIVILEGE,
+    C_SEXTANT,
     C_TOME,
     C_WHIP,
     EVM,
@@ -100,6 +105,7 @@ from .values import (
     MY_THEIRS,
     TM,
     ckind_nb,
+    draw_value_nb,
     future_team_nb,
     give_value_nb,
     has_effect_nb,
@@ -238,25 +244,79 @@ def choose_accept_nb(v):
 
 
 @njit(cache=True)
-def choose_effect_nb(v):
-    """EFFECT_USE (R4.4): options [no, yes]; the giver may carry out card ctx[CARD] on ctx[B]."""
-    c = v.ctx[DCTX_CARD]
-    q = v.ctx[DCTX_B]
-    use = True
+def effect_wanted_nb(v, c, q):
+    """Would I carry out the effect of card c, given to seat q? (Tome and Coat only when my
+    occupation is worth less than what I would get, or is used up; the rest always.)"""
     my_occ = v.k_occ[v.me]
     used = v.occ_up[v.me]
     mine_v = OCC_VALUE[my_occ] if my_occ >= 0 else 0.5
     if c == C_TOME:
         o = v.k_occ[q]
         theirs = OCC_VALUE[o] if o >= 0 else 0.6
-        use = used or theirs > mine_v + 0.05
-    elif c == C_COAT:
-        use = used or mine_v < 0.65
-    if use:
+        return used or theirs > mine_v + 0.05
+    if c == C_COAT:
+        return used or mine_v < 0.65
+    return True
+
+
+@njit(cache=True)
+def choose_effect_nb(v):
+    """EFFECT_USE (R4.4): options [no, yes]; the giver may carry out card ctx[CARD] on ctx[B]."""
+    c = v.ctx[DCTX_CARD]
+    q = v.ctx[DCTX_B]
+    if effect_wanted_nb(v, c, q):
         out_nb(v, R_EFFECT_USE, q, c)
         return 1
     out_nb(v, R_EFFECT_SKIP, q, c)
     return 0
+
+
+@njit(cache=True)
+def choose_smuggle_nb(v):
+    """SMUGGLE (R10 Smuggling): options [announce, smuggle] for effect card ctx[CARD] that I
+    gave to ctx[B]. Announcing lets me use the effect but tells everyone where the card is
+    now; smuggling keeps it silent and forgoes the effect. Announce only when the effect is
+    worth more than what the announcement gives away: a Monocle on a seat whose team I know,
+    an unwanted Tome or Coat, are smuggled; a Secret Bag (a victory item to be) handed to a
+    likely teammate is smuggled unless the draw is worth more than pointing the opponents
+    at its holder."""
+    prep_view_nb(v)
+    c = v.ctx[DCTX_CARD]
+    q = v.ctx[DCTX_B]
+    scr = v.scr
+    tm = scr[TM + q]
+    gain = 0.0
+    cost = 0.1  # the card's place becomes public
+    if c == C_MONOCLE:
+        if v.k_assoc[q] < 0:
+            gain = v.par[P_INFO_VALUE] * 4.0 * tm * (1.0 - tm)
+    elif c == C_PRIVILEGE:
+        gain = 0.3 + 0.5 * (scr[EVM + q] + scr[EVT + q])
+    elif is_bag_nb(c):
+        if v.deck_n > 0:
+            gain = draw_value_nb(v.par[P_DRAW_VALUE], v.deck_n, scr)
+        if future_team_nb(c) == v.team:
+            cost += 2.0 * tm  # our victory item's path: opponents would go for its holder
+    elif effect_wanted_nb(v, c, q):
+        gain = 0.5 if c != C_SEXTANT else 0.1
+    if gain > cost:
+        out_nb(v, R_ANNOUNCE, q, c)
+        return 0
+    out_nb(v, R_SMUGGLE, q, c)
+    return 1
+
+
+@njit(cache=True)
+def choose_acard_nb(v):
+    """ACARD_PICK (R10 advanced 3-player): options [0, 1, 2], the position of seat ctx[B]'s
+    association card to see: one not seen yet (any of them alike)."""
+    p = v.ctx[DCTX_B]
+    sc = v.score
+    for i in range(v.n_opts):
+        sc[i] = 1.0 if v.k_acard[p, v.opts[i]] < 0 else 0.0
+    i = pick_best_nb(sc, v.n_opts, v.rs)
+    out_nb(v, R_ACARD_PICK, p, v.opts[i])
+    return i
 
 
 # ------------------------------------------------------------------ fights
@@ -653,6 +713,10 @@ def choose_nb(v):
         return choose_return_nb(v, a, k == DEC.RETURN, code)
     if k == DEC.EFFECT_USE:
         return choose_effect_nb(v)
+    if k == DEC.SMUGGLE:
+        return choose_smuggle_nb(v)
+    if k == DEC.ACARD_PICK:
+        return choose_acard_nb(v)
     if k == DEC.SUPPORT:
         return choose_support_nb(v)
     if k == DEC.FIGHT_PLAY:

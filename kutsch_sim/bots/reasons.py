@@ -79,6 +79,12 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
     ("trade_deny", "trades {card} to seat {target}: keeps the opponents' victory item with a teammate",
      "card"),
     ("choose", "chooses {card}", "card"),
+    ("declare_fortune", "tells the fortune (R10): names the other team's holders of their victory items, "
+     "{value}% confident", "value"),
+    ("smuggle", "smuggles {card} to seat {target}: not announced, its effect is not worth what the "
+     "announcement would tell", "card"),
+    ("announce", "lets {card} be announced to use its effect on seat {target}", "card"),
+    ("acard_pick", "looks at seat {target}'s association card at position {value}", "value"),
 )
 N_REASONS = len(REASON_TABLE)
 REASON_KEYS = tuple(r[0] for r in REASON_TABLE)
@@ -146,6 +152,10 @@ R_DIPLO_OFFER = 58
 R_GIVE_NAMED = 59
 R_TRADE_DENY = 60
 R_CHOOSE = 61
+R_DECLARE_FORTUNE = 62
+R_SMUGGLE = 63
+R_ANNOUNCE = 64
+R_ACARD_PICK = 65
 
 
 def _check_constants() -> None:

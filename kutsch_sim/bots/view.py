@@ -23,6 +23,8 @@ k_assoc        (10,) i8: team this seat has seen each seat hold, -1
 k_occ          (10,) i8: occupation this seat knows each seat holds, -1
 k_card         (21,) i8: where this seat last saw each card (seat, LOC_DECK) or -1;
                k_card[c] == me exactly when c is in its own hand
+k_acard        (10, 3) i8: advanced 3-player (R10): team of each seat's association card
+               j as this seat has seen it, -1 (its own three always known)
 conf           (21,) f64: P(card still where last seen) (all 1.0 for the greedy bot)
 tm             (10,) f64: P(seat is my teammate)
 w, asg, na     weights over team assignments (smart bot), the assignments, their count
@@ -52,7 +54,7 @@ View = namedtuple(
     "View",
     [
         "me", "team", "mode", "n", "turn", "deck_n", "bags_open", "hand_limit", "kind", "n_opts",
-        "opts", "ctx", "k_assoc", "k_occ", "k_card", "conf", "tm", "w", "asg", "na", "minor",
+        "opts", "ctx", "k_assoc", "k_occ", "k_card", "k_acard", "conf", "tm", "w", "asg", "na", "minor",
         "occ_up", "hand_n", "drink", "sup", "par", "mem", "score", "scr", "out", "rs",
     ],
 )
@@ -79,6 +81,7 @@ def make_view_nb(st, seat, kind, n_opts, mode, conf):
         st.k_assoc[seat],
         st.k_occ[seat],
         st.k_card[seat],
+        st.k_acard[seat],
         conf,
         st.bel_team[seat],
         st.bel_w[seat],

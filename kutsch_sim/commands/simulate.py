@@ -156,6 +156,15 @@ def simulate_cmd(
     turn_cap: Annotated[
         str, typer.Option("--turn-cap", metavar="N", help="Stop a game after this many turns (a timeout).")
     ] = "400",
+    variant: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variant",
+            metavar="NAME[,...]",
+            help="Rule variant for every game (R10): smuggling, fortune-telling, advanced-3p (3 players); "
+            "repeat or comma-separate to combine.",
+        ),
+    ] = None,
 ) -> None:
     """Play GAMES games of every configuration (players x items) into a Parquet results store."""
     from ..sim.options import sim_options
@@ -176,6 +185,7 @@ def simulate_cmd(
             scheduler=scheduler,
             chunk_size=chunk_size,
             turn_cap=turn_cap,
+            variants=variant,
         )
         run = Run(opts)
         run.open()

@@ -68,12 +68,17 @@ def study_cmd(
     ] = None,
     variants: Annotated[
         str | None,
-        typer.Option("--variants", metavar="NAME,...", help="Rule variants for every game (issue 6)."),
+        typer.Option(
+            "--variants",
+            metavar="NAME,...|all",
+            help="Add one part per rule variant (R10): smuggling and fortune-telling at 3-10 players "
+            "with full items, advanced-3p at 3 players with basic and full.",
+        ),
     ] = None,
 ) -> None:
     """Run the standard study and write its report.
 
-    3-10 players x basic, full, basic+Loge, full-Loge and each unstamped item added to basic, Drink of Power on; then 3, 5, 7, 9 players x basic, full with the Drink off. Each part is a results store under DIR/results/<part>/; the report of all parts is written to DIR/report/.
+    3-10 players x basic, full, basic+Loge, full-Loge and each unstamped item added to basic, Drink of Power on; then 3, 5, 7, 9 players x basic, full with the Drink off; with --variants, the variants' parts. Each part is a results store under DIR/results/<part>/; the report of all parts is written to DIR/report/.
     """
     from ..sim.study import Study, study_options
     from .report import make_report, read_results

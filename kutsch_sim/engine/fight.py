@@ -32,7 +32,7 @@ from .items import (
     hand_options_nb,
     holds_kind_nb,
     move_known_nb,
-    see_assoc_nb,
+    look_assoc_nb,
     see_items_nb,
     see_occ_nb,
     settle_limits_nb,
@@ -261,7 +261,8 @@ def fight_nb(st, a, d):
 
 @njit(cache=True)
 def winner_effect_nb(st, w, lo):
-    """R5.8: the winner looks at association + occupation, or at all items and may take one;
+    """R5.8: the winner looks at occupation + association (R10 advanced 3-player: one association
+    card), or at all items and may take one;
     a loser left with nothing gets one of the winner's items back."""
     st.dctx[DCTX_A] = w
     st.dctx[DCTX_B] = lo
@@ -270,7 +271,7 @@ def winner_effect_nb(st, w, lo):
     choice = decide_nb(st, w, DEC.WIN_CHOICE, 2)
     log_nb(st, EV.LOOK, w, lo, choice, 0)
     if choice == 0:
-        see_assoc_nb(st, w, lo)
+        look_assoc_nb(st, w, lo)  # R10 advanced 3-player: one card of three
         see_occ_nb(st, w, lo)
         return
     see_items_nb(st, w, lo)

@@ -35,7 +35,7 @@ from .trade import DIPLO_END_TURN, TRADE_FREE, clairvoyant_nb, diplomat_nb, trad
 @njit(cache=True)
 def action_options_nb(st, p):
     """Write the legal actions of seat p into st.opts (R3): pass, trade (target, card),
-    attack (target), declare (team / with Drink / Loge). Returns the count."""
+    attack (target), declare (team / with Drink / Loge / fortune-telling, R10). Returns the count."""
     n = st.sc[SC.N]
     st.opts[0] = ACT_PASS * ACT_MUL
     k = 1
@@ -50,7 +50,7 @@ def action_options_nb(st, p):
         if t != p:
             st.opts[k] = ACT_ATTACK * ACT_MUL + t * 32
             k += 1
-    for kind in range(DK.TEAM, DK.LOGE + 1):
+    for kind in range(DK.TEAM, DK.FORTUNE + 1):
         if can_declare_nb(st, p, kind):
             st.opts[k] = ACT_DECLARE * ACT_MUL + kind
             k += 1
@@ -149,22 +149,33 @@ def keep_alive_nb(buf):
 
 
 @njit(cache=True)
-def init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug):
+def init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
+                     variants):
+    """Bots, their parameters and the R2 set-up of game ``game``; ``variants`` is the bit
+    mask of ``enums.Variant`` (R10)."""
     for p in range(n):
         st.bot[p] = bots[p]
         for j in range(bparams.shape[1]):
             st.bparam[p, j] = bparams[p, j]
-    setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug)
+    setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
 
 
 @njit(cache=True)
-def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, log_cap):
+def init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug):
+    """:func:`init_game_var_nb` with the base rules (no variant)."""
+    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, 0)
+
+
+@njit(cache=True)
+def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, log_cap,
+                variants):
     """Play one game with an event log; returns (record, log rows, scalars, team beliefs
     float64[10, 10], minority beliefs float64[10]) -- the beliefs each seat's bot holds at
     the end (``bots.dispatch.final_beliefs_nb``)."""
     buf = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
     st = buf[0]
-    init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug)
+    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
+                     variants)
     play_nb(st)
     final_beliefs_nb(st)
     m = min(st.sc[SC.N_EVENTS], st.sc[SC.LOG_CAP])
@@ -174,11 +185,13 @@ def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_
 
 
 @njit(cache=True, parallel=True)
-def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug):
+def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug,
+                  variants):
     """Play games game0 .. game0+n_games-1 of one configuration in parallel.
 
     Returns int32[n_games, N_REC]. Each game draws only from its own stream
     (seed, config_id, game), so the records do not depend on thread count or chunking.
+    ``variants``: bit mask of ``enums.Variant`` (R10).
     """
     out = np.zeros((n_games, N_REC), np.int32)
     n_chunks = min(n_games, 64)  # one state (~0.5 MB, mostly the unused log) per chunk of games
@@ -188,8 +201,8 @@ def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_
         lo = ch * n_games // n_chunks
         hi = (ch + 1) * n_games // n_chunks
         for i in range(lo, hi):
-            init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap,
-                         drink_on, debug)
+            init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap,
+                             drink_on, debug, variants)
             play_nb(st)
             out[i, :] = st.rec
         keep_alive_nb(buf)

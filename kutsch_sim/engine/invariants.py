@@ -59,6 +59,12 @@ def check_nb(st, full):
             err = ERR.OCCS
     if n_pile != N_OCCS - n:
         err = ERR.OCCS
+    # R10 advanced 3-player: a seat's team is the majority of its three association cards
+    for p in range(n):
+        if st.acard[p, 0] >= 0:
+            k = st.acard[p, 0] + st.acard[p, 1] + st.acard[p, 2]
+            if st.assoc[p] != (1 if k >= 2 else 0) and err == ERR.OK:
+                err = ERR.CARDS
     if err != ERR.OK and st.sc[SC.ERROR] == 0:
         st.sc[SC.ERROR] = err
     return err

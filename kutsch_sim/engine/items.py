@@ -8,6 +8,8 @@ from ..enums import (
     BROTHERHOOD,
     C_BAG_GOBLET,
     C_BAG_KEY,
+    DCTX_A,
+    DCTX_B,
     DEC,
     EV,
     IK,
@@ -97,6 +99,32 @@ def hand_mask_nb(st, p):
 def see_assoc_nb(st, s, p):
     st.k_assoc[s, p] = st.assoc[p]
     log_nb(st, EV.SEE_ASSOC, s, p, st.assoc[p], 0)
+
+
+@njit(cache=True)
+def look_assoc_nb(st, s, p):
+    """Seat s looks at p's association (a fight win's look, R5.8; a Monocle, R9). In the
+    advanced 3-player game (R10) s sees only one of p's three cards, at the position s picks
+    (ruling); s knows p's team once two of the cards it has seen agree."""
+    if st.acard[p, 0] < 0:
+        see_assoc_nb(st, s, p)
+        return
+    st.dctx[DCTX_A] = s
+    st.dctx[DCTX_B] = p
+    for j in range(3):
+        st.opts[j] = j
+    j = decide_nb(st, s, DEC.ACARD_PICK, 3)
+    st.k_acard[s, p, j] = st.acard[p, j]
+    n_order = 0
+    n_broth = 0
+    for i in range(3):
+        if st.k_acard[s, p, i] == ORDER:
+            n_order += 1
+        elif st.k_acard[s, p, i] == BROTHERHOOD:
+            n_broth += 1
+    if n_order >= 2 or n_broth >= 2:
+        st.k_assoc[s, p] = st.assoc[p]
+    log_nb(st, EV.SEE_ACARD, s, p, j, st.acard[p, j])
 
 
 @njit(cache=True)

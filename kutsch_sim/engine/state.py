@@ -25,6 +25,8 @@ log        (16384, 6) i32   event log rows [type, turn, a, b, c, d]; sc[LOG_CAP]
 k_assoc    (10, 10) i8      k_assoc[s, p]: team seat s has seen p hold, -1
 k_occ      (10, 10) i8      k_occ[s, p]: occupation s knows p holds, -1
 k_card     (10, 21) i8      k_card[s, c]: seat s last saw card c in seat ...'s hand, -1
+acard      (10, 3) i8       advanced 3-player (R10): each seat's 3 association cards in order, -1
+k_acard    (10, 10, 3) i8   k_acard[s, p, j]: team of p's card j as seat s has seen it, -1
 sup        (10,) i8         scratch for fights: each seat's support side
 mark       (21,) i8         scratch (Sextant choices, declaration names, ...)
 rec        (N_REC,) i32     the game's record, filled at the end
@@ -74,6 +76,7 @@ from ..enums import (
     N_SCALARS,
     REC,
     SC,
+    VAR,
 )
 from ..rng import seed_stream_nb, shuffle_nb
 from .log import log_nb
@@ -97,7 +100,7 @@ def _state_dtype() -> np.dtype:
         ("occ_loc", i8, (N_OCCS,)), ("drink", b, (P,)), ("bot", i8, (P,)), ("bparam", f64, (P, N_BPARAM)),
         ("opts", i32, (N_OPTS,)), ("dctx", i32, (N_DCTX,)), ("script", i32, (SCRIPT_CAP, 3)),
         ("log", i32, (LOG_CAP, 6)), ("k_assoc", i8, (P, P)), ("k_occ", i8, (P, P)), ("k_card", i8, (P, C)),
-        ("sup", i8, (P,)), ("mark", i8, (C,)), ("rec", i32, (N_REC,)),
+        ("acard", i8, (P, 3)), ("k_acard", i8, (P, P, 3)), ("sup", i8, (P,)), ("mark", i8, (C,)), ("rec", i32, (N_REC,)),
         ("bel_asg", i32, (A_MAX,)), ("bel_pub", f64, (A_MAX,)), ("bel_pair", f64, (P, P)),
         ("bel_priv", f64, (P, A_MAX)), ("bel_w", f64, (P, A_MAX)), ("bel_team", f64, (P, P)),
         ("bel_minor", f64, (P,)), ("bel_fresh", b, (P,)), ("bel_conf", f64, (P, C)), ("bel_one", f64, (1, C)),
@@ -125,6 +128,8 @@ def new_state_nb(log_cap, script):
     st.k_assoc[:, :] = -1
     st.k_occ[:, :] = -1
     st.k_card[:, :] = -1
+    st.acard[:, :] = -1
+    st.k_acard[:, :, :] = -1
     st.bel_team[:, :] = 0.5
     st.bel_conf[:, :] = 1.0
     st.bel_one[:, :] = 1.0
@@ -173,7 +178,7 @@ def hand_limit_for_nb(n):
 
 
 @njit(cache=True)
-def reset_scalars_nb(st, n, turn_cap, drink_on, debug):
+def reset_scalars_nb(st, n, turn_cap, drink_on, debug, variants):
     sc = st.sc
     log_cap = sc[SC.LOG_CAP]
     n_script = sc[SC.N_SCRIPT]
@@ -191,6 +196,7 @@ def reset_scalars_nb(st, n, turn_cap, drink_on, debug):
     sc[SC.TURN_CAP] = turn_cap
     sc[SC.DEBUG] = 0  # switched on by setup_nb once the position is complete
     sc[SC.DRINK] = 1 if (drink_on and n % 2 == 1) else 0
+    sc[SC.VARIANTS] = variants
 
 
 @njit(cache=True)
@@ -207,14 +213,54 @@ def give_card_nb(st, c, p):
 
 
 @njit(cache=True)
-def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug):
+def majority_nb(c0, c1, c2):
+    """Team of the 2 or 3 matching cards among three association cards (R10 advanced 3-player)."""
+    return 1 if c0 + c1 + c2 >= 2 else 0
+
+
+@njit(cache=True)
+def set_acards_nb(st, p, c0, c1, c2):
+    """Give seat p the association cards c0, c1, c2 (in this order, R10); its team is their
+    majority; the seat knows its own cards."""
+    st.acard[p, 0] = c0
+    st.acard[p, 1] = c1
+    st.acard[p, 2] = c2
+    for j in range(3):
+        st.k_acard[p, p, j] = st.acard[p, j]
+    st.assoc[p] = majority_nb(c0, c1, c2)
+    st.k_assoc[p, p] = st.assoc[p]
+
+
+@njit(cache=True)
+def deal_advanced_3p_nb(st, rs):
+    """R10 advanced 3-player: all 10 association cards shuffled, 3 to each seat (they keep
+    their order), the tenth back in the box unseen; team = the majority of a seat's cards, so
+    the teams are always 2 against 1 (6 matching cards would be needed for 3 against 0)."""
+    cards = np.zeros(MAX_PLAYERS, np.int8)
+    for i in range(MAX_PLAYERS):
+        cards[i] = 0 if i < 5 else 1
+    shuffle_nb(rs, cards, MAX_PLAYERS)
+    n_order = 0
+    for p in range(3):
+        set_acards_nb(st, p, cards[3 * p], cards[3 * p + 1], cards[3 * p + 2])
+        if st.assoc[p] == 0:
+            n_order += 1
+        log_nb(st, EV.ASSOC, p, st.assoc[p], 0, 0)
+        log_nb(st, EV.ACARDS, p, cards[3 * p], cards[3 * p + 1], cards[3 * p + 2])
+    st.sc[SC.LEFTOVER] = cards[9]
+    st.sc[SC.MINORITY] = 0 if n_order == 1 else 1  # the team with one member
+
+
+@njit(cache=True)
+def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants):
     """R2 set-up of a fresh game of ``n`` players.
 
     in_game, stamped: bool[21] masks (the item set at this player count, and the stamped
-    cards). Mutates ``st``. Random draws come from the game's own stream.
+    cards); variants: bit mask of ``enums.Variant`` (R10). Mutates ``st``. Random draws
+    come from the game's own stream.
     """
     seed_stream_nb(st.rs, seed, config_id, game)
-    reset_scalars_nb(st, n, turn_cap, drink_on, debug)
+    reset_scalars_nb(st, n, turn_cap, drink_on, debug, variants)
     start_bots_nb(st, n)
     rs = st.rs
     st.hand_n[:] = 0
@@ -223,6 +269,8 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
     st.k_assoc[:, :] = -1
     st.k_occ[:, :] = -1
     st.k_card[:, :] = -1
+    st.acard[:, :] = -1
+    st.k_acard[:, :, :] = -1
     st.assoc[:] = -1
     st.occ[:] = -1
     st.rec[:] = 0
@@ -242,19 +290,23 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
         log_nb(st, EV.OCC, p, occs[p], 0, 0)
 
     # R2.2 associations: N even -> N/2 + N/2; N odd -> (N+1)/2 of each, one left in the box
-    half = (n + 1) // 2
-    cards = np.zeros(MAX_PLAYERS, np.int8)
-    for i in range(2 * half):
-        cards[i] = 0 if i < half else 1
-    shuffle_nb(rs, cards, 2 * half)
-    for p in range(n):
-        st.assoc[p] = cards[p]
-        st.k_assoc[p, p] = cards[p]
-        log_nb(st, EV.ASSOC, p, cards[p], 0, 0)
+    if n == 3 and st.sc[SC.VARIANTS] & VAR.ADV3P:
+        deal_advanced_3p_nb(st, rs)
+    else:
+        half = (n + 1) // 2
+        cards = np.zeros(MAX_PLAYERS, np.int8)
+        for i in range(2 * half):
+            cards[i] = 0 if i < half else 1
+        shuffle_nb(rs, cards, 2 * half)
+        for p in range(n):
+            st.assoc[p] = cards[p]
+            st.k_assoc[p, p] = cards[p]
+            log_nb(st, EV.ASSOC, p, cards[p], 0, 0)
+        if n % 2 == 1:
+            st.sc[SC.LEFTOVER] = cards[n]
+            st.sc[SC.MINORITY] = cards[n]  # the team whose card is in the box has fewer members
     if n % 2 == 1:
-        st.sc[SC.LEFTOVER] = cards[n]
-        st.sc[SC.MINORITY] = cards[n]  # the team whose card is in the box has fewer members
-        log_nb(st, EV.LEFTOVER, cards[n], 0, 0, 0)
+        log_nb(st, EV.LEFTOVER, st.sc[SC.LEFTOVER], 0, 0, 0)
         if st.sc[SC.DRINK] == 1:
             for p in range(n):
                 st.drink[p] = True

@@ -20,6 +20,7 @@ from ..enums import (
     N_KINDS,
     N_OCCS,
     SC,
+    VAR,
 )
 from ..rng import shuffle_nb
 from .decide import decide_nb, yes_no_nb
@@ -28,8 +29,8 @@ from .items import (
     hand_options_nb,
     is_bag_nb,
     kind_nb,
+    look_assoc_nb,
     move_known_nb,
-    see_assoc_nb,
     see_items_nb,
     show_card_nb,
 )
@@ -121,11 +122,18 @@ def trade_nb(st, a, b, x, forced, name):
 @njit(cache=True)
 def trade_effects_nb(st, a, b, x, y):
     """R4.4-R4.5: the receiver of each effect item announces it (passive first); the giver
-    may carry it out, the active player first. A Broken Mirror silences both."""
+    may carry it out, the active player first. A Broken Mirror silences both. With
+    Smuggling (R10) each giver may first keep its effect item silent (the active player
+    decides first): it is then not announced and has no effect; the other item is unaffected."""
     if kind_nb(x) == IK.MIRROR or kind_nb(y) == IK.MIRROR:
         return
     ex = has_trade_effect_nb(st, x)
     ey = has_trade_effect_nb(st, y)
+    if st.sc[SC.VARIANTS] & VAR.SMUGGLING:
+        if ex and smuggle_nb(st, a, b, x):
+            ex = False
+        if ey and smuggle_nb(st, b, a, y):
+            ey = False
     if ex:
         announce_nb(st, b, x)
     if ey:
@@ -134,6 +142,19 @@ def trade_effects_nb(st, a, b, x, y):
         run_effect_nb(st, a, b, x)
     if ey and st.sc[SC.OVER] == 0:
         run_effect_nb(st, b, a, y)
+
+
+@njit(cache=True)
+def smuggle_nb(st, g, q, c):
+    """R10 Smuggling: does giver g keep effect card c, traded to q, silent? Nothing is
+    announced then: only the two traders know the card (as for an item without effect)."""
+    st.dctx[DCTX_A] = g
+    st.dctx[DCTX_B] = q
+    st.dctx[DCTX_CARD] = c
+    if not yes_no_nb(st, g, DEC.SMUGGLE):
+        return False
+    log_nb(st, EV.SMUGGLE, g, q, c, 0)
+    return True
 
 
 @njit(cache=True)
@@ -155,7 +176,7 @@ def run_effect_nb(st, g, q, c):
         return
     k = kind_nb(c)
     if k == IK.MONOCLE:
-        see_assoc_nb(st, g, q)
+        look_assoc_nb(st, g, q)  # R10 advanced 3-player: one card of three
     elif k == IK.PRIVILEGE:
         see_items_nb(st, g, q)
     elif k == IK.TOME:

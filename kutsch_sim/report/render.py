@@ -31,6 +31,7 @@ from .sections import (
     outcome_section,
     seat_section,
     start_item_section,
+    variant_section,
 )
 from .tables import build_tables
 
@@ -212,6 +213,7 @@ def write_report(df: pd.DataFrame, out_dir: Path, *, title: str = "Kutschfahrt b
         start_item_section(t, figs["start_items"]),
         added_item_section(t),
         length_section(t, figs["lengths"]),
+        variant_section(t),
         Section("Recompute any number", blocks=[("text", RECOMPUTE_TEXT)]),
     ]
     md = _to_markdown(sections) + f"\n```python\n{RECOMPUTE}\n```\n"

@@ -312,3 +312,35 @@ def length_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
         sec.para("How the games ended (share of games, 95% interval):")
         sec.table("How games ended", disp)
     return sec
+
+
+VARIANT_OUTCOMES = {"order": "Order", "brotherhood": "Brotherhood", "solo": "Loge solo", "timeout": "turn cap",
+                    "minority": "smaller team (odd N)"}
+
+
+def variant_section(t: dict[str, pd.DataFrame]) -> Section:
+    v = t.get("variants", pd.DataFrame())
+    sec = Section("Rule variants against the base game", csv=["variants.csv"])
+    if len(v) == 0:
+        sec.para("No games with a rule variant (RULES R10) beside base games of the same configuration; "
+                 "`kutsch-sim study --variants all` adds them.")
+        return sec
+    sec.para(
+        "Each official variant (RULES R10) against the base game at the same player count and item set: the "
+        "change in each side's share of the games, in percentage points with its 95% interval (variant minus "
+        "base). *Smuggling* lets the giver of a trade-effect item keep it silent; *fortune-telling* lets a "
+        "player win by naming the other team's holders of their victory items; the *advanced 3-player game* "
+        "deals three association cards to each player (team = the majority of them), and a fight's look or "
+        "a Monocle shows only one of them.")
+    keys = ["variant", "players", "item_set"]
+    base = v[v["outcome"] == "team"].set_index(keys)
+    disp = pd.DataFrame(index=base.index)
+    disp["games (variant / base)"] = [f"{int(a):,} / {int(b):,}" for a, b in zip(
+        base["n_variant"], base["n_base"], strict=True)]
+    for key, label in VARIANT_OUTCOMES.items():
+        f = v[v["outcome"] == key].set_index(keys)
+        if len(f):
+            disp[label] = _dcells(f).reindex(disp.index)
+    disp = disp.reset_index().rename(columns={"item_set": "item set"})
+    sec.table("Variant minus base, percentage points (95% interval)", disp)
+    return sec

@@ -34,7 +34,7 @@ KEYS = ["players", "item_set"]
 RATE_COLS = ["n", "wins", "rate", "lo", "hi"]
 COMPARE_OUTCOMES = ("team", "order", "brotherhood", "solo", "timeout")
 ORDER, BROTHERHOOD, SOLO, TIMEOUT, ERROR = range(5)  # codes of OUTCOMES
-DECL_KINDS = tuple(DECL_LABELS)  # team, drink, loge
+DECL_KINDS = tuple(DECL_LABELS)  # team, drink, loge, fortune
 
 
 def _rates(frame: pd.DataFrame, by: list[str], success: np.ndarray, pool: str | None = "item_set",
@@ -285,7 +285,8 @@ def wrong_decl_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
 
 
 DECLARATION_LABELS = {"team": "team, 3 victory items", "drink": "team, with the Drink of Power",
-                      "loge": "Loge solo", "failed": "failed (other team wins)",
+                      "loge": "Loge solo", "fortune": "fortune-telling (R10 variant)",
+                      "failed": "failed (other team wins)",
                       "none": "no declaration (turn cap)", "error": "engine error"}
 
 
@@ -305,7 +306,7 @@ def declaration_kinds(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     odd_n = odd(std["players"])
     for key, label in DECLARATION_LABELS.items():
         hit = how == key
-        if key in ("error", "drink") and not hit.any():
+        if key in ("error", "drink", "fortune") and not hit.any():
             continue
         rows = odd_n if key == "drink" else np.ones(len(std), bool)  # no Drink of Power at even N (R7)
         r = _rates(std.loc[rows, ["players"]], ["players"], hit[rows], pool=None, level=level)
@@ -314,9 +315,44 @@ def declaration_kinds(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True).sort_values(["players"], kind="stable", ignore_index=True)
 
 
+VARIANT_COLUMNS = ["players", "item_set", "variant", "outcome", "diff", "diff_lo", "diff_hi"]
+
+
+def variant_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
+    """Each rule variant (R10) against the base game at the same player count and item set.
+
+    Not the standard runs: every variant's games, and the base games, with the Drink of
+    Power on (or at even N). Columns: players, item_set, variant, outcome (``team`` = either
+    team won, ``order``, ``brotherhood``, ``solo``, ``timeout``, and at odd N ``minority`` =
+    the smaller team won), n/wins/rate/lo/hi ``_variant`` and ``_base``, diff (variant - base),
+    diff_lo, diff_hi.
+    """
+    d = normalize(df)
+    on = d.loc[d["drink"].to_numpy(bool) | ~odd(d["players"])]
+    tag = on["item_set"].astype(str) + "|" + on["variant"].astype(str)
+    frame = on.assign(item_set=tag.to_numpy())
+    present = set(labels(frame["item_set"]))
+    pairs = sorted((f"{t.split('|')[0]}|base", t) for t in present
+                   if not t.endswith("|base") and f"{t.split('|')[0]}|base" in present)
+    if not pairs:
+        return pd.DataFrame(columns=VARIANT_COLUMNS)
+    out = _compare(frame, pairs, ("base", "variant"), level)
+    odd_rows = frame.loc[odd(frame["players"])]
+    if len(odd_rows):  # the smaller team's wins, counted as "order" wins of a relabelled frame
+        m = _minority(odd_rows)
+        won = (m >= 0) & (_winner(odd_rows) == m)
+        fake = odd_rows.assign(winner=pd.Categorical(np.where(won, "order", "brotherhood"), categories=OUTCOMES))
+        mo = _compare(fake, pairs, ("base", "variant"), level)
+        out = pd.concat([out, mo[mo["outcome"] == "order"].assign(outcome="minority")], ignore_index=True)
+    out.insert(1, "item_set", out["set_base"].str.split("|").str[0])
+    out.insert(2, "variant", out["set_variant"].str.split("|").str[1])
+    out = out.drop(columns=["set_base", "set_variant"])
+    return out.sort_values(["variant", "players", "item_set", "outcome"], ignore_index=True)
+
+
 TABLE_NAMES = ("outcomes", "order_share", "minority", "drink_effect", "drink_usage", "solo", "loge_team",
                "loge_holder", "seats", "occupations", "occupations_by_players", "start_items",
-               "start_items_by_players", "added_items", "lengths", "wrong_decl", "declarations")
+               "start_items_by_players", "added_items", "lengths", "wrong_decl", "declarations", "variants")
 
 
 def build_tables(df: pd.DataFrame, level: float = LEVEL) -> dict[str, pd.DataFrame]:
@@ -347,4 +383,5 @@ def build_tables(df: pd.DataFrame, level: float = LEVEL) -> dict[str, pd.DataFra
         "lengths": game_lengths(std),
         "wrong_decl": wrong_decl_rates(std, level),
         "declarations": declaration_kinds(std, level),
+        "variants": variant_effect(d, level),
     }

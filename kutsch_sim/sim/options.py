@@ -12,7 +12,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..api import DEFAULT_TURN_CAP, GameConfig, check_seed
+from ..api import DEFAULT_TURN_CAP, GameConfig, check_seed, parse_variants
 from ..bots.profiles import check_bots
 from ..cards import canonical_item_set
 from ..enums import MAX_PLAYERS, MIN_PLAYERS
@@ -187,11 +187,12 @@ class SimOptions:
     scheduler: str | None = None
     chunk_size: int = DEFAULT_CHUNK
     turn_cap: int = DEFAULT_TURN_CAP
+    variants: tuple[str, ...] = ()  # R10 rule variants, the same for every configuration of the run
     _configs: tuple[GameConfig, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cfgs = tuple(
-            GameConfig(n, item, self.bots, self.drink, self.turn_cap)
+            GameConfig(n, item, self.bots, self.drink, self.turn_cap, self.variants)
             for n in self.players
             for item in self.items
         )
@@ -211,6 +212,7 @@ class SimOptions:
             "drink": self.drink,
             "turn_cap": self.turn_cap,
             "chunk_size": self.chunk_size,
+            "variants": list(self.variants),
         }
 
     def command_line(self) -> str:
@@ -235,6 +237,8 @@ class SimOptions:
         ]
         if not self.drink:
             words.append("--no-drink")
+        if self.variants:
+            words += ["--variant", ",".join(self.variants)]
         if self.threads:
             words += ["--threads", str(self.threads)]
         if self.scheduler:
@@ -268,6 +272,7 @@ def sim_options(
     scheduler: str | None = None,
     chunk_size: str | int = DEFAULT_CHUNK,
     turn_cap: str | int = DEFAULT_TURN_CAP,
+    variants: str | tuple[str, ...] | list[str] | None = None,
 ) -> SimOptions:
     """Check raw option values (strings as typed) and build :class:`SimOptions`.
 
@@ -282,6 +287,10 @@ def sim_options(
     n_threads = parse_threads(threads, local=scheduler is None)
     chunk = parse_count(chunk_size, "--chunk-size", 1, MAX_CHUNK)
     cap = parse_count(turn_cap, "--turn-cap", 1, 10**9)
+    try:
+        variant_names = parse_variants(variants)
+    except KutschError as e:
+        raise KutschError(f"--variant: {e}") from None
     n_chunks = len(n_players) * len(item_sets) * -(-n_games // chunk)
     if n_chunks > MAX_CHUNKS:
         raise KutschError(
@@ -290,7 +299,10 @@ def sim_options(
         )
     for n in n_players:  # every configuration must be playable (deal, turn cap) before --out is looked at
         for item_set in item_sets:
-            GameConfig(n, item_set, bot_names, not no_drink, cap)
+            try:
+                GameConfig(n, item_set, bot_names, not no_drink, cap, variant_names)
+            except KutschError as e:
+                raise KutschError(f"--variant: {e}" if "variant" in str(e) else str(e)) from None
     path = check_out(out, resume=resume, force=force)
     return SimOptions(
         players=n_players,
@@ -306,4 +318,5 @@ def sim_options(
         scheduler=str(scheduler).strip() if scheduler is not None else None,
         chunk_size=chunk,
         turn_cap=cap,
+        variants=variant_names,
     )

@@ -7,6 +7,8 @@ per run). Layout (``DIR`` is ``--out``)::
     DIR/results/basic/...                 a results store (``_manifest.json``, players-NN/...)
     DIR/results/basic+Tome/...            one part per item set of the Drink-on study
     DIR/results/no-drink/...              the Drink of Power counterfactual (odd counts, drink off)
+    DIR/results/variant-smuggling/...     with ``--variants``: one part per R10 variant (see
+                                          :func:`variant_parts`), compared with the base game
     DIR/report/report.md, report.html     the report of all parts together
 
 ``pandas.read_parquet(DIR/results)`` reads every part as one table (pyarrow skips the
@@ -25,7 +27,6 @@ Typical use::
 from __future__ import annotations
 
 import functools
-import inspect
 import shlex
 import shutil
 import time
@@ -35,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import __version__
-from ..api import MAX_SEED, RULES_VERSION, GameConfig
+from ..api import MAX_SEED, RULES_VERSION, VARIANTS, GameConfig, parse_variants
 from ..bots.profiles import PROFILES, check_bots
 from ..cards import ITEM_KEYS, TABLES, canonical_item_set
 from ..enums import MAX_PLAYERS, MIN_PLAYERS
@@ -72,6 +73,7 @@ class StudyPart:
     players: tuple[int, ...]
     items: tuple[str, ...]
     drink: bool = True
+    variants: tuple[str, ...] = ()  # R10 rule variants of every game of the part
 
     @property
     def configurations(self) -> int:
@@ -100,6 +102,21 @@ def standard_parts() -> tuple[StudyPart, ...]:
         )
     odd = tuple(n for n in every if n % 2 == 1)
     parts.append(StudyPart(NO_DRINK_PART, odd, DRINK_OFF_SETS, drink=False))
+    return tuple(parts)
+
+
+def variant_parts(variants: tuple[str, ...]) -> tuple[StudyPart, ...]:
+    """The parts ``--variants`` adds, one per variant (R10), each to be compared with the same
+    configurations of the base game: Smuggling and fortune-telling at 3-10 players with the
+    ``full`` item set (every trade-effect item in play), the advanced 3-player game at 3
+    players with ``basic`` and ``full``."""
+    every = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+    parts = []
+    for v in variants:
+        if v == "advanced-3p":
+            parts.append(StudyPart(f"variant-{v}", (3,), CORE_SETS[:2], variants=(v,)))
+        else:
+            parts.append(StudyPart(f"variant-{v}", every, ("full",), variants=(v,)))
     return tuple(parts)
 
 
@@ -139,6 +156,7 @@ class StudyOptions:
             "variants": list(self.variants),
             "parts": [
                 {"name": p.name, "players": list(p.players), "items": list(p.items), "drink": p.drink}
+                | ({"variants": list(p.variants)} if p.variants else {})
                 for p, _ in self.runs
             ],
         }
@@ -166,18 +184,20 @@ class StudyOptions:
 
 
 def _check_variants(text: str | None) -> tuple[str, ...]:
-    """``--variants a,b``: checked by :class:`GameConfig` (unknown / not implemented, issue 6)."""
+    """``--variants a,b`` (or ``all``): the R10 variants whose parts the study adds."""
     if text is None or not str(text).strip():
         return ()
     names = tuple(v.strip() for v in str(text).split(","))
     if any(not v for v in names):
         raise KutschError(f"--variants: empty variant name in {text!r}")
+    if names == ("all",):
+        names = VARIANTS
     try:
-        GameConfig(MIN_PLAYERS, "basic", variants=names)
+        names = parse_variants(names)
+        for v in names:  # each must be playable (advanced-3p at 3 players, as its part is)
+            GameConfig(MIN_PLAYERS, "basic", variants=(v,))
     except KutschError as e:
         raise KutschError(f"--variants: {e}") from None
-    if "variants" not in inspect.signature(sim_options).parameters:
-        raise KutschError("--variants: the results runner does not take variants yet (issue 6)")
     return names
 
 
@@ -248,9 +268,8 @@ def study_options(
         raise KutschError("--scheduler: empty address; give host:port, e.g. tcp://10.0.0.5:8786")
     parse_threads(threads, local=scheduler is None)
     root = check_study_out(out, resume=resume, force=force)
-    extra = {"variants": ",".join(names)} if names else {}
     runs = []
-    for part in standard_parts():
+    for part in standard_parts() + variant_parts(names):
         opts = sim_options(
             players=",".join(map(str, part.players)),
             items=",".join(part.items),
@@ -263,7 +282,7 @@ def study_options(
             resume=resume,
             force=force,
             scheduler=scheduler,
-            **extra,
+            variants=part.variants,
         )
         runs.append((part, opts))
     first = runs[0][1]
@@ -427,6 +446,7 @@ class Study:
                 continue
             games += s.games_run
             label = "" if part.drink else " no Drink"  # short: the table fits 80 columns
+            label += "".join(f" {v}" for v in part.variants)
             rows += [r | {"item_set": r["item_set"] + label} for r in s.rows]
         complete = all(s is not None and s.complete for s in self.summaries)
         return Summary(rows, games, seconds, complete)
