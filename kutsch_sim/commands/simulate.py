@@ -103,9 +103,20 @@ Bots = Annotated[
     ),
 ]
 Seed = Annotated[str, typer.Option("--seed", "-s", metavar="S", help="Master seed (0 or more).")]
+# Options shared with ``study``.
+Threads = Annotated[
+    str | None,
+    typer.Option(
+        "--threads", "-t", metavar="T", help="numba threads (default: all cores); with --scheduler, per worker."
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option("--scheduler", metavar="ADDRESS", help="Run chunks on this Dask scheduler, e.g. tcp://host:8786."),
+]
 
 
-def _kernel_cached() -> bool:
+def kernel_cached() -> bool:
     """Whether numba's cache (kutsch_sim.JIT_CACHE_DIR) holds a compiled batch kernel."""
     import kutsch_sim
 
@@ -121,15 +132,7 @@ def simulate_cmd(
     ] = "10000",
     seed: Seed = "1",
     bots: Bots = "random",
-    threads: Annotated[
-        str | None,
-        typer.Option(
-            "--threads",
-            "-t",
-            metavar="T",
-            help="numba threads (default: all cores); with --scheduler, per worker.",
-        ),
-    ] = None,
+    threads: Threads = None,
     no_drink: Annotated[
         bool,
         typer.Option("--no-drink", help="Switch the Drink of Power off (odd counts; the counterfactual)."),
@@ -144,12 +147,7 @@ def simulate_cmd(
         bool, typer.Option("--resume", help="Finish the run in --out: skip its finished chunks.")
     ] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace the results in --out.")] = False,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler", metavar="ADDRESS", help="Run chunks on this Dask scheduler, e.g. tcp://host:8786."
-        ),
-    ] = None,
+    scheduler: Scheduler = None,
     chunk_size: Annotated[
         str, typer.Option("--chunk-size", metavar="N", help="Games per chunk file (bounds memory).")
     ] = "100000",
@@ -192,7 +190,7 @@ def simulate_cmd(
     except KutschError as e:
         fail(e)
     err = Console(stderr=True)
-    if run.pending() and not opts.scheduler and not _kernel_cached():
+    if run.pending() and not opts.scheduler and not kernel_cached():
         err.print("kutsch-sim: compiling the engine (first run of these sources: minutes; cached afterwards)")
     n_cfg = len(run.configs)
     with progress_bar(err) as bar:

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from ..errors import KutschError
 from ..sim.study import DEFAULT_GAMES, DEFAULT_GAMES_NOTE, standard_parts
-from .simulate import Seed, _kernel_cached, fail, progress_bar, summary_table
+from .simulate import Scheduler, Seed, Threads, fail, kernel_cached, progress_bar, summary_table
 
 N_CONFIGS = sum(p.configurations for p in standard_parts())
 
@@ -47,25 +47,12 @@ def study_cmd(
             help="Bot profile for every seat (default: smart if present, else random).",
         ),
     ] = None,
-    threads: Annotated[
-        str | None,
-        typer.Option(
-            "--threads",
-            "-t",
-            metavar="T",
-            help="numba threads (default: all cores); with --scheduler, per worker.",
-        ),
-    ] = None,
+    threads: Threads = None,
     resume: Annotated[
         bool, typer.Option("--resume", help="Finish the study in --out: skip every finished chunk.")
     ] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace the study in --out.")] = False,
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            "--scheduler", metavar="ADDRESS", help="Run chunks on this Dask scheduler, e.g. tcp://host:8786."
-        ),
-    ] = None,
+    scheduler: Scheduler = None,
     variants: Annotated[
         str | None,
         typer.Option(
@@ -104,7 +91,7 @@ def study_cmd(
         f"study: {len(study.parts)} parts, {opts.configurations} configurations x {opts.games:,} games, "
         f"bots {opts.bots}, seed {opts.seed}"
     )
-    if not opts.scheduler and not _kernel_cached():
+    if not opts.scheduler and not kernel_cached():
         err.print("kutsch-sim: compiling the engine (first run of these sources: minutes; cached afterwards)")
     with progress_bar(err) as bar:
         done = [study.games_done(i) for i in range(len(study.parts))]

@@ -117,7 +117,7 @@ class Run:
                 f"--out: {self.root / store.MANIFEST} is unreadable ({e}); use --force"
             ) from None
         if self.opts.resume and old is not None:
-            self._check_resumable(old)
+            self.check_resumable(old)
         probe_writable_dir(self.root, "results")  # os.access says yes to root on /proc and the like
         try:
             if self.opts.force:
@@ -129,7 +129,7 @@ class Run:
         self.manifest = self._new_manifest(old)
         store.write_manifest(self.root, self.manifest)
 
-    def _check_resumable(self, old: dict) -> None:
+    def check_resumable(self, old: dict) -> None:
         if old.get("format") != store.FORMAT:
             raise KutschError(f"--resume: {self.root / store.MANIFEST} is not a kutsch-sim manifest")
         if old.get("rules_version") != RULES_VERSION or old.get("package_version") != __version__:

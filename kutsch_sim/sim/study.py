@@ -320,7 +320,7 @@ def check_resumable(study: StudyOptions) -> None:
     for _, opts in study.runs:
         part = store.read_manifest(opts.out) if opts.out.is_dir() else None
         if part is not None:
-            Run(opts)._check_resumable(part)  # package / rules version and options of that store
+            Run(opts).check_resumable(part)  # package / rules version and options of that store
 
 
 def _show(value: object) -> str:
