@@ -499,3 +499,19 @@ def test_R10_report_compares_each_variant_with_the_base_game(tmp_path) -> None:
     md = (tmp_path / "rep" / "report.md").read_text()
     assert "## Rule variants against the base game" in md and "| advanced-3p | 3 | full |" in md
     assert (tmp_path / "rep" / "tables" / "variants.csv").is_file()
+
+
+def test_R10_variant_on_bench(capsys) -> None:
+    """``kutsch-sim bench --variant`` measures the variant (recorded in every JSON object)."""
+    import json
+
+    from kutsch_sim.sim.bench import bench_plan, run_bench
+
+    plan = bench_plan(players="3", items="basic", bots="smart", games=50, threads="1", repeats=1,
+                      startup=False, cold=False, variants=["advanced-3p"])
+    (m,) = run_bench(plan)
+    d = json.loads(json.dumps(m.to_dict()))
+    assert d["variant"] == "advanced-3p" and d["players"] == 3 and d["games"] == 50
+    base = run_bench(bench_plan(players="3", items="basic", bots="smart", games=50, threads="1", repeats=1,
+                                startup=False, cold=False))[0]
+    assert base.variant == "base" and base.mean_turns != m.mean_turns

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..errors import KutschError
-from .simulate import Bots, Items, Players, Seed, fail
+from .simulate import Bots, Items, Players, Seed, Variant, fail
 
 
 def _fmt(v: float | None, spec: str) -> str:
@@ -50,6 +50,7 @@ def bench_cmd(
     smoke: Annotated[
         bool, typer.Option("--smoke", help="Short run for CI: prints figures, never fails on speed.")
     ] = False,
+    variant: Variant = None,
 ) -> None:
     """Measure games/s per player count and item set, start-up with a warm cache, and compile time."""
     from ..sim.bench import bench_plan, run_bench
@@ -66,12 +67,14 @@ def bench_cmd(
             startup=startup,
             cold=cold,
             smoke=smoke,
+            variants=variant,
         )
     except KutschError as e:
         fail(e)
 
     console = Console()
-    table = Table(title="games per second, JIT warm (median of repeats)")
+    rules = "+".join(plan.variants) if plan.variants else "base rules"
+    table = Table(title=f"games per second, JIT warm (median of repeats), {rules}")
     for name in ("N", "items", "bots", "thr", "games", "s", "games/s", "µs/game", "µs/turn"):
         table.add_column(name, justify="left" if name in ("items", "bots") else "right")
     notes: list[str] = []

@@ -103,6 +103,15 @@ Bots = Annotated[
     ),
 ]
 Seed = Annotated[str, typer.Option("--seed", "-s", metavar="S", help="Master seed (0 or more).")]
+Variant = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--variant",
+        metavar="NAME[,...]",
+        help="Rule variant for every game (R10): smuggling, fortune-telling, advanced-3p (3 players); "
+        "repeat or comma-separate to combine.",
+    ),
+]
 # Options shared with ``study``.
 Threads = Annotated[
     str | None,
@@ -154,15 +163,7 @@ def simulate_cmd(
     turn_cap: Annotated[
         str, typer.Option("--turn-cap", metavar="N", help="Stop a game after this many turns (a timeout).")
     ] = "400",
-    variant: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--variant",
-            metavar="NAME[,...]",
-            help="Rule variant for every game (R10): smuggling, fortune-telling, advanced-3p (3 players); "
-            "repeat or comma-separate to combine.",
-        ),
-    ] = None,
+    variant: Variant = None,
 ) -> None:
     """Play GAMES games of every configuration (players x items) into a Parquet results store."""
     from ..sim.options import sim_options

@@ -53,6 +53,7 @@ class Measurement:
     us_per_decision: float | None = None
     mean_turns: float | None = None
     compile_seconds: float | None = None  # cold_compile only: cold - warm start-up
+    variant: str = "base"  # rule variants (R10), "+"-joined
     repeats: int = 1
     runs: list[float] = field(default_factory=list)
     package_version: str = __version__
@@ -101,6 +102,7 @@ def measure_throughput(
         us_per_turn=1e6 * sec / turns if turns else None,
         us_per_decision=1e6 * sec / decisions if decisions else None,
         mean_turns=turns / games,
+        variant=cfg.variant_label,
         repeats=repeats,
         runs=[round(r, 4) for r in runs],
     )
@@ -168,6 +170,7 @@ class BenchPlan:
     startup: bool = True  # warm start-up in a subprocess
     cold: bool = True  # cold compile in a subprocess (minutes)
     startup_repeats: int = 3
+    variants: tuple[str, ...] = ()  # rule variants (R10) of every measured configuration
 
 
 def bench_plan(
@@ -182,13 +185,16 @@ def bench_plan(
     startup: bool = True,
     cold: bool = True,
     smoke: bool = False,
+    variants: str | list[str] | None = None,
 ) -> BenchPlan:
     """Check option values (strings as typed) and build a :class:`BenchPlan`; raises KutschError.
 
     ``smoke``: 6 players, basic items, 2,000 games once, warm start-up once, no cold compile,
     on ``threads`` (default: all cores) -- seconds, for CI; it never fails on speed."""
+    from ..api import parse_variants
     from .options import max_threads, parse_bots, parse_count, parse_items, parse_players, parse_thread_list
 
+    variant_names = parse_variants(variants)
     thread_list = parse_thread_list(threads) if threads is not None else None
     if smoke:
         return BenchPlan(
@@ -205,7 +211,7 @@ def bench_plan(
     bot_names = parse_bots(bots, n_players)
     for n in n_players:
         for item_set in item_sets:
-            GameConfig(n, item_set, bot_names)
+            GameConfig(n, item_set, bot_names, variants=variant_names)
     return BenchPlan(
         players=n_players,
         items=item_sets,
@@ -216,6 +222,7 @@ def bench_plan(
         seed=check_seed(parse_count(seed, "--seed", 0, 2**63 - 1)),
         startup=startup,
         cold=cold,
+        variants=variant_names,
     )
 
 
@@ -228,7 +235,7 @@ def run_bench(plan: BenchPlan, on_result: Callable[[Measurement], None] | None =
         if on_result is not None:
             on_result(m)
 
-    cfgs = [GameConfig(n, item, plan.bots) for n in plan.players for item in plan.items]
+    cfgs = [GameConfig(n, item, plan.bots, variants=plan.variants) for n in plan.players for item in plan.items]
     for cfg in cfgs:
         for t in plan.threads:
             emit(measure_throughput(cfg, plan.games, t, repeats=plan.repeats, seed=plan.seed))
