@@ -53,7 +53,7 @@ FORMAT_VERSION = 1
 # bots 3 min 28 s and 4 min 25 s wall (2 min 20 s of CPU: 1-2 min on an idle 2-core
 # laptop), with `random` 1 min 2 s. Start-up and the report take ~15 s of it.
 DEFAULT_GAMES = 1_000
-DEFAULT_GAMES_NOTE = "3-4 min on 2 cores with smart bots, 1 min with random"
+DEFAULT_GAMES_NOTE = "about 1 min on 2 cores with smart bots, once compiled"
 CORE_SETS = ("basic", "full", "basic+Loge", "full-Loge")
 DRINK_OFF_SETS = ("basic", "full")
 NO_DRINK_PART = "no-drink"
