@@ -469,7 +469,7 @@ def test_R10_advanced_3p_decisions_ignore_the_unseen_association_cards() -> None
                     st2.acard[p, j] = rng.integers(0, 2)
             st2.assoc[p] = BROTHERHOOD if st2.acard[p].sum() >= 2 else ORDER
         assert adv_action_nb(st, seat) == adv_action_nb(st2, seat)
-        assert np.array_equal(st.rs, st2.rs) and np.array_equal(st.bout, st2.bout)
+        assert np.array_equal(st.rs, st2.rs) and np.array_equal(st.vw.out, st2.vw.out)
         checked += 1
     assert checked >= 10
 

@@ -22,7 +22,6 @@ from .params import (
     M_LAST_TARGET,
     M_REJECTED,
     P_AGGRESSION,
-    P_CONSOLIDATE,
     P_DECLARE_THRESHOLD,
     P_DRAW_VALUE,
     P_INFO_VALUE,
@@ -87,12 +86,13 @@ BOT_SMART_MODE = 3  # dispatch.BOT_SMART (joint team beliefs); other modes multi
 
 # ------------------------------------------------------------------ declarations (R6, R7)
 @njit(cache=True)
-def plan_names_nb(me, n, item_team, opponents, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need,
-                  own, scr):
+def plan_names_nb(v, item_team, opponents, need, own):
     """Best set of other seats to name so that the victory items of ``item_team`` reach
     ``need`` (``own`` of them already counted): returns (P(success), bitmask). Only items
     last seen at a seat count; P is P(all named are my teammates, or with ``opponents`` all
-    are of the other team) x P(every counted item is still there)."""
+    are of the other team) x P(every counted item is still there). ``v``: the seat's View."""
+    me, n, bags_open, k_card, conf, k_assoc = v.me, v.n, v.bags_open, v.k_card, v.conf, v.k_assoc
+    tm, w, asg, na, mode, scr = v.tm, v.w, v.asg, v.na, v.mode, v.scr
     for p in range(n):
         scr[CAND_CNT + p] = 0.0
         scr[CAND_P + p] = 1.0
@@ -132,28 +132,27 @@ def plan_names_nb(me, n, item_team, opponents, bags_open, k_card, conf, k_assoc,
 
 
 @njit(cache=True)
-def plan_declaration_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need,
-                        own, scr):
+def plan_declaration_nb(v, need, own):
     """R6: the teammates to name so that our victory items reach ``need`` (own items ``own``)."""
-    return plan_names_nb(me, n, team, False, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, need, own,
-                         scr)
+    return plan_names_nb(v, v.team, False, need, own)
 
 
 @njit(cache=True)
-def plan_fortune_nb(me, n, team, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, scr):
+def plan_fortune_nb(v):
     """R10 fortune-telling: the other seats to name as the *other* team's holders of 3 of their
     victory items. No Drink of Power counts (only a declarer's own ever does, for its own team)."""
-    return plan_names_nb(me, n, 1 - team, True, bags_open, k_card, conf, k_assoc, tm, w, asg, na, mode, 3, 0.0,
-                         scr)
+    return plan_names_nb(v, 1 - v.team, True, 3, 0.0)
 
 
 # ------------------------------------------------------------------ trades (R4)
 @njit(cache=True)
-def trade_score_nb(t, c, me, team, deck_n, bags_open, k_assoc_t, hand_n_t, occ_used, rejected, clair_top_ok,
-                   scr, par):
+def trade_score_nb(v, t, c, occ_used, rejected, clair_top_ok):
     """(score, reason) of offering card c to seat t."""
+    team, deck_n, bags_open, scr, par = v.team, v.deck_n, v.bags_open, v.scr, v.par
+    k_assoc_t = v.k_assoc[t]
+    hand_n_t = v.hand_n[t]
     tm = scr[TM + t]
-    gv = give_value_nb(c, t, team, bags_open, scr, par[P_CONSOLIDATE])
+    gv = give_value_nb(v, c, t)
     kv = 0.0
     if future_team_nb(c) < 0:
         kv = keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
@@ -201,12 +200,13 @@ def trade_score_nb(t, c, me, team, deck_n, bags_open, k_assoc_t, hand_n_t, occ_u
 
 # ------------------------------------------------------------------ attacks (R5)
 @njit(cache=True)
-def best_giveback_nb(t, me, team, bags_open, deck_n, occ_used, k_card, scr, par):
+def best_giveback_nb(v, t, occ_used):
     """Value (usually <= 0) of the card I would rather hand to seat t among my own."""
+    me, team, bags_open, deck_n, k_card, scr = v.me, v.team, v.bags_open, v.deck_n, v.k_card, v.scr
     best = -1e9
     for c in range(21):
         if k_card[c] == me:
-            s = give_value_nb(c, t, team, bags_open, scr, par[P_CONSOLIDATE])
+            s = give_value_nb(v, c, t)
             if future_team_nb(c) < 0:
                 s -= keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
             best = max(best, s)
@@ -214,9 +214,11 @@ def best_giveback_nb(t, me, team, bags_open, deck_n, occ_used, k_card, scr, par)
 
 
 @njit(cache=True)
-def attack_score_nb(t, me, n, deck_n, k_assoc, k_occ, k_card, conf, occ_up, hand_n, giveback, scr, par):
+def attack_score_nb(v, t, giveback):
     """(score, reason) of attacking seat t; ``giveback`` is the value of the best card I would
     hand back if I took the only item of t."""
+    me, n, deck_n, k_assoc, k_occ, k_card = v.me, v.n, v.deck_n, v.k_assoc, v.k_occ, v.k_card
+    conf, occ_up, hand_n, scr, par = v.conf, v.occ_up, v.hand_n, v.scr, v.par
     tm = scr[TM + t]
     opp = 1.0 - tm
     # strengths (R5.1, R8, R9): what I know I can add, what I know they can add
@@ -244,8 +246,9 @@ def attack_score_nb(t, me, n, deck_n, k_assoc, k_occ, k_card, conf, occ_up, hand
             # a supporter adds +1 to its side (R5.3); the expected side from beliefs
             sup += (2.0 * scr[TM + q] - 1.0) * (1.0 - 2.0 * tm)
     m = sa - sd + sup
-    pt = 0.45 * np.exp(-1.5 * abs(m))
-    sg = 1.0 / (1.0 + np.exp(-1.5 * m))
+    e = np.exp(-1.5 * abs(m))
+    pt = 0.45 * e
+    sg = 1.0 / (1.0 + (e if m >= 0.0 else np.exp(-1.5 * m)))  # the same exp when m >= 0
     pw = (1.0 - pt) * sg
     pl = (1.0 - pt) * (1.0 - sg)
     info = par[P_INFO_VALUE]
@@ -281,7 +284,7 @@ def choose_action_nb(v):
     scr = v.scr
     score = v.score
     mem = v.mem
-    prep_nb(me, team, n, v.deck_n, v.bags_open, v.k_card, v.conf, v.hand_n, v.tm, scr)
+    prep_nb(v)
     occ_used = v.occ_up[me]
     thr = par[P_DECLARE_THRESHOLD] - par[P_URGENCY] * v.turn / 100.0
     thr = max(thr, 0.5)
@@ -310,12 +313,12 @@ def choose_action_nb(v):
         s = -1e9
         r = R_PASS
         if act == ACT_TRADE:
-            s, r = trade_score_nb(t, c, me, team, v.deck_n, v.bags_open, v.k_assoc[t], v.hand_n[t], occ_used,
-                                  mem[M_REJECTED], clair_ok, scr, par)
+            s, r = trade_score_nb(v, t, c, occ_used, mem[M_REJECTED], clair_ok)
         elif act == ACT_ATTACK:
-            gb = best_giveback_nb(t, me, team, v.bags_open, v.deck_n, occ_used, v.k_card, scr, par)
-            s, r = attack_score_nb(t, me, n, v.deck_n, v.k_assoc, v.k_occ, v.k_card, v.conf, v.occ_up, v.hand_n,
-                                   gb, scr, par)
+            gb = 0.0  # only read when t holds a single item (attack_score_nb)
+            if v.hand_n[t] == 1:
+                gb = best_giveback_nb(v, t, occ_used)
+            s, r = attack_score_nb(v, t, gb)
             if stall > 0.0 and r == R_ATTACK_TAKE and v.tm[t] < 0.5:  # impatience (above)
                 s = s * (1.0 + stall) if s > 0.0 else s + stall
         elif act == ACT_DECLARE:
@@ -324,15 +327,13 @@ def choose_action_nb(v):
                 s = 1e6  # legal only when it holds (the engine checks the hand): a sure win
                 r = R_DECLARE_LOGE
             elif dk == DK.FORTUNE:
-                p_fort, m_fort = plan_fortune_nb(me, n, team, v.bags_open, v.k_card, v.conf, v.k_assoc, v.tm,
-                                                 v.w, v.asg, v.na, v.mode, scr)
+                p_fort, m_fort = plan_fortune_nb(v)
                 if p_fort >= thr:
                     s = 1e3 * p_fort
                     r = R_DECLARE_FORTUNE
             else:
                 need = 3 if dk == DK.TEAM else 2
-                pr, mask = plan_declaration_nb(me, n, team, v.bags_open, v.k_card, v.conf, v.k_assoc, v.tm,
-                                               v.w, v.asg, v.na, v.mode, need, own, scr)
+                pr, mask = plan_declaration_nb(v, need, own)
                 if dk == DK.DRINK:
                     pr *= v.minor
                     p_drink = pr

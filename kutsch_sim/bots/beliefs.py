@@ -40,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import EV, MAX_PLAYERS, N_CARDS, ORDER, SIDE_ATT, SIDE_DEF, SRC
+from ..enums import EV, MAX_PLAYERS, N_CARDS, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
 from .params import M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM
 from .values import C_DAGGER, C_GLOVES, C_KNIVES, C_PEARL, C_RING, C_WHIP, ckind_nb, future_team_nb
 
@@ -101,7 +101,7 @@ def make_assignments_nb(n, asg):
 
 
 @njit(cache=True)
-def reset_beliefs_nb(n, asg, pub, pair, priv, w, team, minor, fresh, conf, ctx, bmem):
+def reset_beliefs_nb(n, asg, pub, pair, psat, priv, w, team, minor, fresh, conf, ctx, bmem):
     """Fresh beliefs for a new game of n players (called from set-up). Returns the number
     of assignments."""
     na = make_assignments_nb(n, asg)
@@ -114,6 +114,7 @@ def reset_beliefs_nb(n, asg, pub, pair, priv, w, team, minor, fresh, conf, ctx, 
         for p in range(MAX_PLAYERS):
             team[s, p] = 0.5
             pair[s, p] = 0.0
+            psat[s, p] = 0.0
         team[s, s] = 1.0
         minor[s] = 0.0
         fresh[s] = False
@@ -166,7 +167,7 @@ def deal_counts_nb(na, asg, kac, cnt):
                     cnt[i] += 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, kac, adv, soft):
     """Seat ``me``'s posterior: writes w[0:na] (normalised weights), team[0:n] (P same team
     as me) and minor[me] (P my team is the minority, odd n). ``priv``, ``kas``, ``w`` and
@@ -269,19 +270,23 @@ def joint_nb(n, me, na, asg, w, kas, named, want):
 
 
 # ------------------------------------------------------------------ evidence
-@njit(cache=True)
-def pair_nb(pub, pair, asg, na, p, q, wt):
+@njit(cache=True, inline="always")
+def pair_nb(pub, pair, psat, asg, na, p, q, wt):
     """Evidence wt (log-likelihood ratio) that p and q are on the same team. A pair's total
     is saturated, S_PAIR * tanh(total / S_PAIR): behaviour is correlated (seats act on
     beliefs built from each other's behaviour), so no amount of it about one pair is worth
     more than a likelihood ratio of e^S_PAIR. The change of the saturated total is added to
-    every assignment where p and q are together."""
+    every assignment where p and q are together. ``psat`` keeps each pair's saturated total
+    (so it is computed once per update)."""
     if p == q or p < 0 or q < 0:
         return
-    old = S_PAIR * np.tanh(pair[p, q] / S_PAIR)
+    old = psat[p, q]
     pair[p, q] += wt
     pair[q, p] = pair[p, q]
-    dw = S_PAIR * np.tanh(pair[p, q] / S_PAIR) - old
+    new = S_PAIR * np.tanh(pair[p, q] / S_PAIR)
+    psat[p, q] = new
+    psat[q, p] = new
+    dw = new - old
     for i in range(na):
         a = asg[i]
         if ((a >> p) ^ (a >> q)) & 1 == 0:
@@ -289,12 +294,12 @@ def pair_nb(pub, pair, asg, na, p, q, wt):
 
 
 @njit(cache=True)
-def side_nb(pub, pair, asg, na, s, x, y, wt):
+def side_nb(pub, pair, psat, asg, na, s, x, y, wt):
     """Seat s sides with x against y: evidence wt that s is with x, and against being with y."""
     if s == x or s == y or x < 0 or y < 0:
         return
-    pair_nb(pub, pair, asg, na, s, x, wt)
-    pair_nb(pub, pair, asg, na, s, y, -wt)
+    pair_nb(pub, pair, psat, asg, na, s, x, wt)
+    pair_nb(pub, pair, psat, asg, na, s, y, -wt)
 
 
 @njit(cache=True)
@@ -303,7 +308,7 @@ def stale_all_nb(fresh, n):
         fresh[s] = False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decay_nb(conf, k_card, n, p, keep, x, y):
     """Seats other than x and y saw p pass on one unseen card: what they placed at p is
     there with probability ``keep`` less."""
@@ -366,20 +371,24 @@ def name_matches_nb(c, name, bags_open):
 
 
 @njit(cache=True)
-def observe_nb(n, na, bags_open, asg, pub, pair, priv, fresh, conf, ctx, bmem, k_card, k_assoc, hand_n,
-               typ, a, b, c, d):
-    """Update every seat's beliefs after event (typ, a, b, c, d); see the module doc.
-    Mutates pub, pair, priv, fresh, conf, ctx, bmem (never the engine's arrays)."""
+def observe_nb(st, typ, a, b, c, d):
+    """Update every seat's beliefs after event (typ, a, b, c, d) of game state ``st``; see
+    the module doc. Mutates the bots' fields only (bel_pub, bel_pair, bel_priv, bel_fresh,
+    bel_conf, bel_ctx, bmem), never the engine's. Takes the state record (one pointer)
+    rather than its fourteen fields, as it runs on every event."""
+    n, na, bags_open = st.sc[SC.N], st.sc[SC.N_ASG], st.sc[SC.BAGS_OPEN]
+    asg, pub, pair, psat, priv, fresh = st.bel_asg, st.bel_pub, st.bel_pair, st.bel_psat, st.bel_priv, st.bel_fresh
+    conf, ctx, bmem, k_card, k_assoc, hand_n = st.bel_conf, st.bel_ctx, st.bmem, st.k_card, st.k_assoc, st.hand_n
     if typ == EV.ATTACK:
         ctx[X_ATT] = a
         ctx[X_DEF] = b
         ctx[X_WON] = -1
-        pair_nb(pub, pair, asg, na, a, b, -W_ATTACK)
+        pair_nb(pub, pair, psat, asg, na, a, b, -W_ATTACK)
         stale_all_nb(fresh, n)
     elif typ == EV.SUPPORT:
         x = ctx[X_ATT] if b == SIDE_ATT else ctx[X_DEF]
         y = ctx[X_DEF] if b == SIDE_ATT else ctx[X_ATT]
-        side_nb(pub, pair, asg, na, a, x, y, W_SUPPORT)
+        side_nb(pub, pair, psat, asg, na, a, x, y, W_SUPPORT)
         stale_all_nb(fresh, n)
     elif typ == EV.BONUS:
         cc = bonus_card_nb(b)
@@ -389,7 +398,7 @@ def observe_nb(n, na, bags_open, asg, pub, pair, priv, fresh, conf, ctx, bmem, k
         if a != ctx[X_ATT] and a != ctx[X_DEF]:
             x = ctx[X_ATT] if c == SIDE_ATT else ctx[X_DEF]
             y = ctx[X_DEF] if c == SIDE_ATT else ctx[X_ATT]
-            side_nb(pub, pair, asg, na, a, x, y, W_BONUS)
+            side_nb(pub, pair, psat, asg, na, a, x, y, W_BONUS)
             stale_all_nb(fresh, n)
     elif typ == EV.RING:
         for s in range(n):
@@ -397,7 +406,7 @@ def observe_nb(n, na, bags_open, asg, pub, pair, priv, fresh, conf, ctx, bmem, k
     elif typ == EV.MIXER:
         x = ctx[X_ATT] if b == SIDE_ATT else ctx[X_DEF]
         y = ctx[X_DEF] if b == SIDE_ATT else ctx[X_ATT]
-        side_nb(pub, pair, asg, na, a, x, y, W_MIXER)
+        side_nb(pub, pair, psat, asg, na, a, x, y, W_MIXER)
         stale_all_nb(fresh, n)
     elif typ == EV.RESULT:
         ctx[X_WON] = c
@@ -406,15 +415,15 @@ def observe_nb(n, na, bags_open, asg, pub, pair, priv, fresh, conf, ctx, bmem, k
         if won == SIDE_ATT or won == SIDE_DEF:
             loser = ctx[X_DEF] if won == SIDE_ATT else ctx[X_ATT]
             winner = ctx[X_ATT] if won == SIDE_ATT else ctx[X_DEF]
-            side_nb(pub, pair, asg, na, a, loser, winner, W_DOCTOR)
+            side_nb(pub, pair, psat, asg, na, a, loser, winner, W_DOCTOR)
             stale_all_nb(fresh, n)
     elif typ == EV.PRIEST:
         # priest a stopped attacker b (who gave card c, -1 if none); logged after the move
         if ctx[X_DEF] >= 0:
             if a == ctx[X_DEF]:
-                pair_nb(pub, pair, asg, na, a, b, -W_PRIEST)
+                pair_nb(pub, pair, psat, asg, na, a, b, -W_PRIEST)
             else:
-                side_nb(pub, pair, asg, na, a, ctx[X_DEF], b, W_PRIEST)
+                side_nb(pub, pair, psat, asg, na, a, ctx[X_DEF], b, W_PRIEST)
             stale_all_nb(fresh, n)
         if c >= 0:
             h = hand_n[b]
@@ -423,12 +432,12 @@ def observe_nb(n, na, bags_open, asg, pub, pair, priv, fresh, conf, ctx, bmem, k
             conf[b, c] = 1.0
     elif typ == EV.OFFER:
         if d == 0:
-            pair_nb(pub, pair, asg, na, a, b, W_OFFER)
+            pair_nb(pub, pair, psat, asg, na, a, b, W_OFFER)
             stale_all_nb(fresh, n)
         conf[b, c] = 1.0
         gift_nb(priv, asg, na, fresh, k_assoc, b, a, c, W_GIFT)
     elif typ == EV.ACCEPT:
-        pair_nb(pub, pair, asg, na, a, b, W_ACCEPT)
+        pair_nb(pub, pair, psat, asg, na, a, b, W_ACCEPT)
         stale_all_nb(fresh, n)
         bmem[a, M_REJECTED] &= ~(1 << b)
         h = hand_n[a]
@@ -441,7 +450,7 @@ def observe_nb(n, na, bags_open, asg, pub, pair, priv, fresh, conf, ctx, bmem, k
         conf[b, d] = 1.0
         gift_nb(priv, asg, na, fresh, k_assoc, a, b, d, W_GIFT)
     elif typ == EV.REJECT:
-        pair_nb(pub, pair, asg, na, a, b, -W_REJECT)
+        pair_nb(pub, pair, psat, asg, na, a, b, -W_REJECT)
         stale_all_nb(fresh, n)
         bmem[a, M_REJECTED] |= 1 << b
     elif typ == EV.ANNOUNCE:

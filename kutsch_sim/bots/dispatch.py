@@ -1,7 +1,7 @@
 """Bot dispatch: the seat's bot id picks the policy (STYLE 7: ids, not function objects).
 
-The heuristic bots (greedy, smart) see only a :data:`~kutsch_sim.bots.view.View` built
-here for the deciding seat; the State never reaches a policy. Each of their decisions
+The heuristic bots (greedy, smart) see only a View record (``bots.view``) filled here for
+the deciding seat; the State never reaches a policy. Each of their decisions
 writes a REASON event when the game keeps a log (play_game), never in batches, so a
 traced game and the same game in a batch are identical.
 """
@@ -15,7 +15,7 @@ from ..rng import below_nb
 from .beliefs import hard_beliefs_nb, refresh_cards_nb, reset_beliefs_nb
 from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART, P_SOFT_TRUST
 from .policy import choose_nb
-from .view import make_view_nb
+from .view import fill_view_nb, reads_beliefs_nb, start_view_nb, take_back_nb
 
 __all__ = ["BOT_FIRST", "BOT_GREEDY", "BOT_RANDOM", "BOT_SMART", "bot_choose_nb", "final_beliefs_nb",
            "start_bots_nb"]
@@ -54,13 +54,16 @@ def bot_choose_nb(st, seat, kind, n):
     if b == BOT_RANDOM:
         return below_nb(st.rs, n)
     if b == BOT_SMART:
-        if not st.bel_fresh[seat]:
+        # beliefs are a pure function of the evidence, so putting a refresh off until a
+        # decision reads them changes no game
+        if not st.bel_fresh[seat] and reads_beliefs_nb(kind):
             refresh_seat_nb(st, seat)
-        v = make_view_nb(st, seat, kind, n, b, st.bel_conf[seat])
+        v = fill_view_nb(st, seat, kind, n, b, st.bel_conf[seat])
     else:
         hard_seat_nb(st, seat)
-        v = make_view_nb(st, seat, kind, n, BOT_GREEDY, st.bel_one[0])
+        v = fill_view_nb(st, seat, kind, n, BOT_GREEDY, st.bel_one[0])
     i = choose_nb(v)
+    take_back_nb(st, seat)
     if st.sc[SC.LOG_CAP] > 0:
         log_reason_nb(st, seat)
     return i
@@ -77,9 +80,9 @@ def log_reason_nb(st, seat):
         row[0] = EV.REASON
         row[1] = st.sc[SC.TURN]
         row[2] = seat
-        row[3] = st.bout[0]
-        row[4] = st.bout[1]
-        row[5] = st.bout[2]
+        row[3] = st.vw.out[0]
+        row[4] = st.vw.out[1]
+        row[5] = st.vw.out[2]
     st.sc[SC.N_EVENTS] = i + 1
 
 
@@ -99,8 +102,9 @@ def final_beliefs_nb(st):
 def start_bots_nb(st, n):
     """Fresh bot beliefs and memory for a game of n players whose seats' bots are set
     (``st.bot``): called by set-up, and by anything that builds a position without it."""
-    st.sc[SC.N_ASG] = reset_beliefs_nb(n, st.bel_asg, st.bel_pub, st.bel_pair, st.bel_priv, st.bel_w,
+    st.sc[SC.N_ASG] = reset_beliefs_nb(n, st.bel_asg, st.bel_pub, st.bel_pair, st.bel_psat, st.bel_priv, st.bel_w,
                                        st.bel_team, st.bel_minor, st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem)
+    start_view_nb(st)
     # the observer runs when a bot reads what it keeps, or when the log is kept (traces)
     st.sc[SC.BELIEFS] = 1 if (st.sc[SC.LOG_CAP] > 0 or wants_beliefs_nb(st.bot, n)) else 0
 

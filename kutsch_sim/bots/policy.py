@@ -1,6 +1,6 @@
 """Every decision other than the turn's action, for the heuristic bots (greedy and smart).
 
-Each ``*_nb`` function takes a :class:`~kutsch_sim.bots.view.View` (never the State),
+Each ``*_nb`` function takes the seat's View record (``bots.view``, never the State),
 returns the index of the chosen option in ``v.opts[0:v.n_opts]`` and writes the reason to
 ``v.out`` (code, target, card/value). Values are from the deciding seat's side ("ours"
 vs "theirs"); equal scores are broken with the game's random stream.
@@ -128,34 +128,36 @@ def out_nb(v, code, target, d):
 
 @njit(cache=True)
 def prep_view_nb(v):
-    prep_nb(v.me, v.team, v.n, v.deck_n, v.bags_open, v.k_card, v.conf, v.hand_n, v.tm, v.scr)
+    prep_nb(v)
 
 
 @njit(cache=True)
-def transfer_nb(c, t, team, bags_open, deck_n, occ_used, scr, cons):
+def transfer_nb(v, c, t, occ_used):
     """Value for my team of card c leaving my hand for seat t (no trade effects)."""
-    s = give_value_nb(c, t, team, bags_open, scr, cons)
+    s = give_value_nb(v, c, t)
     if future_team_nb(c) < 0:
-        s -= keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
+        scr = v.scr
+        s -= keep_value_nb(c, v.team, v.bags_open, v.deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
     return s
 
 
 @njit(cache=True)
-def gain_nb(c, team, bags_open, deck_n, occ_used, scr):
+def gain_nb(v, c, occ_used):
     """Value for my team of card c arriving in my hand."""
     f = future_team_nb(c)
     if f >= 0:
-        w = 1.0 if c < 6 or bags_open == 1 else 0.6
-        return (8.0 if f == team else 2.0) * w
-    return keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
+        w = 1.0 if c < 6 or v.bags_open == 1 else 0.6
+        return (8.0 if f == v.team else 2.0) * w
+    scr = v.scr
+    return keep_value_nb(c, v.team, v.bags_open, v.deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
 
 
 @njit(cache=True)
-def return_score_nb(y, a, use_effect, team, bags_open, deck_n, occ_used, a_known, scr, par):
-    """Score of handing card y to seat a (trade return, Priest, give-back, Sextant, limit).
-    Called once per option, so it takes scalars and two arrays, not the View (passing the
-    View's ~20 arrays cost more than the scoring itself); a_known: a's team is known."""
-    s = transfer_nb(y, a, team, bags_open, deck_n, occ_used, scr, par[P_CONSOLIDATE])
+def return_score_nb(v, y, a, use_effect, occ_used, a_known):
+    """Score of handing card y to seat a (trade return, Priest, give-back, Sextant, limit);
+    a_known: a's team is known. (The View is a record, so passing it costs one pointer.)"""
+    bags_open, deck_n, scr, par = v.bags_open, v.deck_n, v.scr, v.par
+    s = transfer_nb(v, y, a, occ_used)
     if use_effect and has_effect_nb(y, bags_open):
         tm = scr[TM + a]
         if y == C_MONOCLE and not a_known:
@@ -189,9 +191,9 @@ def mirror_cancel_nb(x, tm, bags_open, deck_n):
 def choose_return_nb(v, a, use_effect, code_spare):
     """Index of the best card to hand to seat a among v.opts (cards); reason set."""
     sc = v.score
-    team, bags, dn, used, known, scr, par = v.team, v.bags_open, v.deck_n, v.occ_up[v.me], v.k_assoc[a] >= 0, v.scr, v.par
+    bags, dn, used, known, scr = v.bags_open, v.deck_n, v.occ_up[v.me], v.k_assoc[a] >= 0, v.scr
     for i in range(v.n_opts):
-        sc[i] = return_score_nb(v.opts[i], a, use_effect, team, bags, dn, used, known, scr, par)
+        sc[i] = return_score_nb(v, v.opts[i], a, use_effect, used, known)
         if use_effect and v.opts[i] == C_MIRROR:  # R9: the Mirror silences the giver's item
             sc[i] -= mirror_cancel_nb(v.ctx[DCTX_CARD], scr[TM + a], bags, dn)
     i = pick_best_nb(sc, v.n_opts, v.rs)
@@ -218,7 +220,7 @@ def choose_accept_nb(v):
     scr = v.scr
     tm = scr[TM + a]
     occ_used = v.occ_up[v.me]
-    val = gain_nb(x, v.team, v.bags_open, v.deck_n, occ_used, scr)
+    val = gain_nb(v, x, occ_used)
     if has_effect_nb(x, v.bags_open):  # the giver will use it on me
         if x == C_MONOCLE:
             val -= 1.0 - 2.0 * tm
@@ -233,7 +235,7 @@ def choose_accept_nb(v):
     best = -1e9
     for c in range(N_CARDS):
         if v.k_card[c] == v.me and c != x and c != ban:
-            s = return_score_nb(c, a, True, v.team, v.bags_open, v.deck_n, occ_used, v.k_assoc[a] >= 0, scr, v.par)
+            s = return_score_nb(v, c, a, True, occ_used, v.k_assoc[a] >= 0)
             best = max(best, s)
     total = val + best + 0.3 * (2.0 * tm - 1.0)
     if total > -0.2:
@@ -486,9 +488,9 @@ def choose_win_nb(v):
 
 
 @njit(cache=True)
-def take_value_nb(c, lo, team, bags_open, deck_n, occ_used, scr, par):
-    """Value of taking card c from the loser lo (R5.8); per option, so no View (see
-    return_score_nb)."""
+def take_value_nb(v, c, lo, occ_used):
+    """Value of taking card c from the loser lo (R5.8)."""
+    team, bags_open, deck_n, scr, par = v.team, v.bags_open, v.deck_n, v.scr, v.par
     tm = scr[TM + lo]
     f = future_team_nb(c)
     w = 1.0 if c < 6 or bags_open == 1 else 0.6
@@ -510,17 +512,17 @@ def choose_take_nb(v):
     prep_view_nb(v)
     lo = v.ctx[DCTX_B]
     sc = v.score
-    team, bags, dn, used, scr, par = v.team, v.bags_open, v.deck_n, v.occ_up[v.me], v.scr, v.par
+    used = v.occ_up[v.me]
     back = 0.0
     if v.hand_n[lo] == 1:  # taking their only item: one of mine goes back to them (R5.8)
         back = -1e9
         known = v.k_assoc[lo] >= 0
         for y in range(N_CARDS):
             if v.k_card[y] == v.me:
-                back = max(back, return_score_nb(y, lo, False, team, bags, dn, used, known, scr, par))
+                back = max(back, return_score_nb(v, y, lo, False, used, known))
     for i in range(v.n_opts):
         c = v.opts[i]
-        sc[i] = 0.0 if c < 0 else take_value_nb(c, lo, team, bags, dn, used, scr, par) + back
+        sc[i] = 0.0 if c < 0 else take_value_nb(v, c, lo, used) + back
     i = pick_best_nb(sc, v.n_opts, v.rs)
     c = v.opts[i]
     if c < 0:
@@ -637,7 +639,7 @@ def choose_diplo_use_nb(v):
     bo = -1
     for c in range(N_CARDS):
         if v.k_card[c] == me:
-            s = transfer_nb(c, bt, v.team, v.bags_open, v.deck_n, v.occ_up[me], scr, v.par[P_CONSOLIDATE])
+            s = transfer_nb(v, c, bt, v.occ_up[me])
             if s > best_o:
                 best_o = s
                 bo = c
@@ -663,11 +665,11 @@ def choose_limit_nb(v):
     """LIMIT_GIVE (R2.4): options target*32 + card."""
     prep_view_nb(v)
     sc = v.score
-    team, bags, dn, used, scr, par = v.team, v.bags_open, v.deck_n, v.occ_up[v.me], v.scr, v.par
+    used = v.occ_up[v.me]
     for i in range(v.n_opts):
         o = v.opts[i]
         a = o // 32
-        sc[i] = return_score_nb(o % 32, a, False, team, bags, dn, used, v.k_assoc[a] >= 0, scr, par)
+        sc[i] = return_score_nb(v, o % 32, a, False, used, v.k_assoc[a] >= 0)
     i = pick_best_nb(sc, v.n_opts, v.rs)
     o = v.opts[i]
     out_nb(v, R_LIMIT_GIVE, o // 32, o % 32)

@@ -2,8 +2,8 @@
 
 Everything here is phrased relative to the deciding seat's team ("our victory item" vs
 "theirs"), never by card or seat index, so the two teams are treated alike (mirror
-symmetry). Functions take scalars and small arrays (a namedtuple argument costs a
-reference-count round trip per field on every call).
+symmetry). Functions take the seat's View record (``bots.view``: one pointer) and the
+option's scalars.
 
 Scratch layout ``scr`` (float64[N_SCR]) filled by :func:`prep_nb` at the start of a
 decision: ``scr[TM + p]`` P(p is my teammate), ``scr[EVM + p]`` expected number of our
@@ -17,6 +17,7 @@ from numba import njit
 
 from ..enums import BROTHERHOOD, IK, LOC_DECK, N_CARDS, ORDER
 from ..rng import below_nb
+from .params import P_CONSOLIDATE
 
 # card ids of the single cards (enums: Key x3, Goblet x3, then one card per kind from kind 2)
 C_BAG_KEY = 6
@@ -49,6 +50,7 @@ DECK_SLOTS = 45  # deck cards I cannot place
 DECK_M = 46  # expected number of our victory items in the item deck
 CAND_CNT = 50  # declaration planning: our victory items last seen at each seat
 CAND_P = 60  # ... and the probability they are all still there
+SHARE = 70  # prep_nb: share of one unseen victory card at each seat (weight 1; +10: weight 0.6)
 N_SCR = 96
 
 # values (in "points"; a victory item of ours in the wrong hands is the unit of disaster)
@@ -127,44 +129,59 @@ def victory_weight_nb(c, bags_open):
 
 
 @njit(cache=True)
-def prep_nb(me, team, n, deck_n, bags_open, k_card, conf, hand_n, tm_src, scr):
-    """Fill ``scr`` (see module doc) from one seat's knowledge. ``tm_src[p]`` is the seat's
-    P(p is a teammate); k_card/conf are its rows. Unplaced victory cards are spread over
-    the unplaced card slots (hands and deck) in proportion to their number."""
+def prep_nb(v):
+    """Fill ``v.scr`` (see module doc) from the seat's View ``v``: ``v.tm[p]`` is its
+    P(p is a teammate), ``v.k_card``/``v.conf`` where it last saw each card. Unplaced victory
+    cards are spread over the unplaced card slots (hands and deck) in proportion to their
+    number."""
+    me, team, n, deck_n, bags_open = v.me, v.team, v.n, v.deck_n, v.bags_open
+    k_card, conf, hand_n, tm_src, scr = v.k_card, v.conf, v.hand_n, v.tm, v.scr
     for i in range(N_SCR):
         scr[i] = 0.0
     for p in range(n):
         scr[TM + p] = tm_src[p]
         scr[SLOT + p] = hand_n[p]
     scr[TM + me] = 1.0
-    scr[DECK_SLOTS] = deck_n
-    # place what is known
+    # place what is known (sums in locals: the same numbers, without a store per card)
+    my_n = 0.0
+    my_fut = 0.0
+    my_now = 0.0
+    my_theirs = 0.0
+    my_any = 0.0
+    deck_slots = float(deck_n)
     for c in range(N_CARDS):
         h = k_card[c]
         if h == me:
-            scr[MY_N] += 1.0
+            my_n += 1.0
             f = future_team_nb(c)
             if f >= 0:
                 w = victory_weight_nb(c, bags_open)
                 if f == team:
-                    scr[MY_FUT] += 1.0
+                    my_fut += 1.0
                     if now_team_nb(c, bags_open) == team:
-                        scr[MY_NOW] += 1.0
+                        my_now += 1.0
                 else:
-                    scr[MY_THEIRS] += w
+                    my_theirs += w
                 if now_team_nb(c, bags_open) >= 0:
-                    scr[MY_ANY] += 1.0
+                    my_any += 1.0
             scr[SLOT + me] -= 1.0
         elif h >= 0 and h < n:
             q = conf[c]
             scr[SLOT + h] -= q
         elif h == LOC_DECK:
-            scr[DECK_SLOTS] -= 1.0
+            deck_slots -= 1.0
+    scr[MY_N] = my_n
+    scr[MY_FUT] = my_fut
+    scr[MY_NOW] = my_now
+    scr[MY_THEIRS] = my_theirs
+    scr[MY_ANY] = my_any
+    scr[DECK_SLOTS] = deck_slots
     total = scr[DECK_SLOTS] if scr[DECK_SLOTS] > 0 else 0.0
     for p in range(n):
         scr[SLOT + p] = max(scr[SLOT + p], 0.0)
         total += scr[SLOT + p]
     # victory cards: known share at the last-seen holder, the rest spread over free slots
+    cached = 0  # bit k: the shares of weight k (0: 1.0, 1: 0.6) are in scr[SHARE + 10k:]
     for c in range(8):
         f = future_team_nb(c)
         w = victory_weight_nb(c, bags_open)
@@ -184,6 +201,23 @@ def prep_nb(me, team, n, deck_n, bags_open, k_card, conf, hand_n, tm_src, scr):
         if rest > 0.0 and total > 0.0:
             if f == team and scr[DECK_SLOTS] > 0:
                 scr[DECK_M] += rest * w * scr[DECK_SLOTS] / total
+            if rest == 1.0:
+                # an unseen card: every unseen card of the same weight has the same shares,
+                # so they are divided out once (the same numbers, added in the same order)
+                k = 0 if w == 1.0 else 1
+                base = SHARE + 10 * k
+                if not (cached >> k) & 1:
+                    for p in range(n):
+                        scr[base + p] = rest * w * scr[SLOT + p] / total
+                    cached |= 1 << k
+                for p in range(n):
+                    if p == me:
+                        continue
+                    if f == team:
+                        scr[EVM + p] += scr[base + p]
+                    else:
+                        scr[EVT + p] += scr[base + p]
+                continue
             for p in range(n):
                 if p == me:
                     continue
@@ -215,9 +249,10 @@ def keep_value_nb(c, team, bags_open, deck_n, my_any, occ_used):
 
 
 @njit(cache=True)
-def give_value_nb(c, t, team, bags_open, scr, cons):
+def give_value_nb(v, c, t):
     """Change in our team's prospects when card c goes from me to seat t (victory items,
-    Pearl, Loge), before trade effects. ``cons`` is the consolidation parameter."""
+    Pearl, Loge), before trade effects; ``v`` is the seat's View (prep_nb done)."""
+    team, bags_open, scr, cons = v.team, v.bags_open, v.scr, v.par[P_CONSOLIDATE]
     tm = scr[TM + t]
     f = future_team_nb(c)
     if f >= 0:

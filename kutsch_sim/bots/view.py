@@ -1,12 +1,19 @@
 """What one seat may see when it decides (STYLE 5: truth apart from view).
 
-:func:`make_view_nb` builds a :data:`View` for the deciding seat from the State: row
-slices of the seat's own knowledge and beliefs, public arrays, the options and context of
-the decision, and plain ints. The slices are views (no copy). The policies in
-``bots/policy.py`` and ``bots/act.py`` receive only a View, never the State, so they
-cannot read other seats' associations, hidden hands, the deck order, other seats'
-beliefs, or the minority. ``sc`` is not in the view because it holds the minority and
-the box card; the public scalars are copied out as ints.
+A View is one numpy record (``VIEW_DT``), the nested field ``st.vw`` of the game state.
+:func:`fill_view_nb` *copies* into it, for the deciding seat, its own knowledge and
+beliefs, the public arrays, the options and context of the decision and plain ints;
+after the decision :func:`take_back_nb` copies back what a policy may change (the seat's
+memory and the game's random stream). The policies in ``bots/policy.py`` and
+``bots/act.py`` receive only the View record, never the State, so they cannot read other
+seats' associations, hidden hands, the deck order, other seats' beliefs, or the minority.
+``sc`` is not in the view because it holds the minority and the box card; the public
+scalars are copied out as ints.
+
+Why a record: a record is passed to a jitted function as one pointer. The View was a
+NamedTuple of ~20 array views, passed as ~150 machine words and ~20 reference counts on
+every policy call; the copies here cost less (about 600 bytes a decision, plus the seat's
+``na`` weights).
 
 =============  ================================================================
 field          meaning
@@ -18,7 +25,7 @@ deck_n         cards left in the item deck (public)
 bags_open      1 once the deck has emptied and the Bags are Key/Goblet (public)
 hand_limit     R2.4
 kind, n_opts   the decision (enums.Decision) and its option count
-opts, ctx      st.opts[0:n_opts] and st.dctx (public context of the decision)
+opts, ctx      options opts[0:n_opts] and the public context of the decision
 k_assoc        (10,) i8: team this seat has seen each seat hold, -1
 k_occ          (10,) i8: occupation this seat knows each seat holds, -1
 k_card         (21,) i8: where this seat last saw each card (seat, LOC_DECK) or -1;
@@ -27,75 +34,155 @@ k_acard        (10, 3) i8: advanced 3-player (R10): team of each seat's associat
                j as this seat has seen it, -1 (its own three always known)
 conf           (21,) f64: P(card still where last seen) (all 1.0 for the greedy bot)
 tm             (10,) f64: P(seat is my teammate)
-w, asg, na     weights over team assignments (smart bot), the assignments, their count
+w, asg, na     weights over team assignments w[0:na] (smart bot), the assignments (public,
+               the same for every seat), their count; na = 0 except for the ACTION decision
 minor          P(my team is the minority) (odd N)
-occ_up         (10,) int8: occupation face up (public), 0/1
+occ_up         (10,) i8: occupation face up (public), 0/1
 hand_n         (10,) i8: cards in each hand (public)
-drink          (10,) bool: holds a Drink of Power (public)
+drink          (10,) i8: holds a Drink of Power (public)
 sup            (10,) i8: support sides declared in the current fight (public)
 par            (N_BPARAM,) f64: this seat's bot parameters
-mem            (N_BMEM,) i32: this seat's bot memory (plans)
+mem            (N_BMEM,) i32: this seat's bot memory (plans), copied back after
 score, scr     scratch (float64) for this decision only
 out            (3,) i32 written by the policy: reason code, target, card/value
-rs             the game's random stream
+rs             the game's random stream, copied back after
 =============  ================================================================
+
+``tm``, ``w`` and ``minor`` are brought up to date only for the decisions that read them
+(:func:`reads_beliefs_nb`); the other decisions see the seat's last refreshed beliefs.
+Fields a decision does not fill (``w`` beyond ``na``, ``opts`` beyond ``n_opts``,
+``k_acard`` beyond 3 players, the scratch) may hold an earlier decision's values and are never read.
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
-from ..enums import SC
+from ..enums import DEC, MAX_PLAYERS, N_CARDS, N_DCTX, SC
+from .beliefs import A_MAX
+from .params import N_BMEM, N_BPARAM
+from .values import N_SCR
 
-View = namedtuple(
-    "View",
-    [
-        "me", "team", "mode", "n", "turn", "deck_n", "bags_open", "hand_limit", "kind", "n_opts",
-        "opts", "ctx", "k_assoc", "k_occ", "k_card", "k_acard", "conf", "tm", "w", "asg", "na", "minor",
-        "occ_up", "hand_n", "drink", "sup", "par", "mem", "score", "scr", "out", "rs",
-    ],
-)
+V_OPTS = 512  # options a decision can have (engine.state.N_OPTS)
+
+
+def _view_dtype() -> np.dtype:
+    i8, i32, i64, f64 = np.int8, np.int32, np.int64, np.float64
+    P, C = MAX_PLAYERS, N_CARDS
+    fields = [
+        ("me", i64), ("team", i64), ("mode", i64), ("n", i64), ("turn", i64), ("deck_n", i64),
+        ("bags_open", i64), ("hand_limit", i64), ("kind", i64), ("n_opts", i64), ("na", i64),
+        ("minor", f64), ("opts", i32, (V_OPTS,)), ("ctx", i32, (N_DCTX,)), ("k_assoc", i8, (P,)),
+        ("k_occ", i8, (P,)), ("k_card", i8, (C,)), ("k_acard", i8, (P, 3)), ("conf", f64, (C,)),
+        ("tm", f64, (P,)), ("w", f64, (A_MAX,)), ("asg", i32, (A_MAX,)), ("occ_up", i8, (P,)),
+        ("hand_n", i8, (P,)), ("drink", i8, (P,)), ("sup", i8, (P,)), ("par", f64, (N_BPARAM,)),
+        ("mem", i32, (N_BMEM,)), ("score", f64, (2 * V_OPTS,)), ("scr", f64, (N_SCR,)), ("out", i32, (3,)),
+        ("rs", np.uint64, (2,)),
+    ]
+    return np.dtype(fields, align=True)
+
+
+VIEW_DT = _view_dtype()
 
 
 @njit(cache=True)
-def make_view_nb(st, seat, kind, n_opts, mode, conf):
-    """The View of ``seat`` for decision ``kind`` with options st.opts[0:n_opts].
-    ``conf`` is the card-confidence row to show (the seat's own, or all ones)."""
+def reads_beliefs_nb(kind):
+    """Does a heuristic bot read its team beliefs (tm, w, minor) for decision ``kind``?
+    Those that do not follow a plan made earlier or look only at cards and occupations."""
+    return not (kind == DEC.DECL_NAME or kind == DEC.EFFECT_USE or kind == DEC.ACARD_PICK
+                or kind == DEC.FIGHT_PLAY or kind == DEC.RING_USE or kind == DEC.HYPNO
+                or kind == DEC.COAT_PICK or kind == DEC.CLAIR_USE or kind == DEC.CLAIR_PICK
+                or kind == DEC.DIPLO_TARGET or kind == DEC.DIPLO_NAME or kind == DEC.DIPLO_OFFER)
+
+
+@njit(cache=True)
+def start_view_nb(st):
+    """Per game: the team assignments (public, the same for every seat) and a clean view."""
+    v = st.vw
+    na = st.sc[SC.N_ASG]
+    for i in range(A_MAX):
+        v.asg[i] = st.bel_asg[i] if i < na else 0
+        v.w[i] = 0.0
+    v.na = na
+
+
+@njit(cache=True)
+def fill_view_nb(st, seat, kind, n_opts, mode, conf):
+    """Make ``st.vw`` the View of ``seat`` for decision ``kind`` with options
+    st.opts[0:n_opts]; ``conf`` is the card-confidence row to show (the seat's own, or all
+    ones). Returns the view record. The assignment weights are copied for the turn's action
+    only (the one decision that reads them, to plan a declaration); the other decisions see
+    ``na = 0``. (Each array is taken out of its record once, before its loop.)"""
     sc = st.sc
-    return View(
-        np.int64(seat),
-        np.int64(st.k_assoc[seat, seat]),
-        np.int64(mode),
-        sc[SC.N],
-        sc[SC.TURN],
-        sc[SC.DECK_N],
-        sc[SC.BAGS_OPEN],
-        sc[SC.HAND_LIMIT],
-        kind,
-        n_opts,
-        st.opts[:n_opts],
-        st.dctx,
-        st.k_assoc[seat],
-        st.k_occ[seat],
-        st.k_card[seat],
-        st.k_acard[seat],
-        conf,
-        st.bel_team[seat],
-        st.bel_w[seat],
-        st.bel_asg,
-        sc[SC.N_ASG],
-        st.bel_minor[seat],
-        st.occ_up,
-        st.hand_n,
-        st.drink,
-        st.sup,
-        st.bparam[seat],
-        st.bmem[seat],
-        st.bscore,
-        st.bscr,
-        st.bout,
-        st.rs,
-    )
+    v = st.vw
+    v.me = seat
+    v.team = st.k_assoc[seat, seat]
+    v.mode = mode
+    n = sc[SC.N]
+    v.n = n
+    v.turn = sc[SC.TURN]
+    v.deck_n = sc[SC.DECK_N]
+    v.bags_open = sc[SC.BAGS_OPEN]
+    v.hand_limit = sc[SC.HAND_LIMIT]
+    v.kind = kind
+    v.n_opts = n_opts
+    v.minor = st.bel_minor[seat]
+    vo, so = v.opts, st.opts
+    for i in range(n_opts):
+        vo[i] = so[i]
+    vc, dc = v.ctx, st.dctx
+    for j in range(N_DCTX):
+        vc[j] = dc[j]
+    vka, ka = v.k_assoc, st.k_assoc[seat]
+    vko, ko = v.k_occ, st.k_occ[seat]
+    vtm, bt = v.tm, st.bel_team[seat]
+    vou, ou = v.occ_up, st.occ_up
+    vhn, hn = v.hand_n, st.hand_n
+    vdr, dr = v.drink, st.drink
+    vsu, su = v.sup, st.sup
+    for p in range(MAX_PLAYERS):
+        vka[p] = ka[p]
+        vko[p] = ko[p]
+        vtm[p] = bt[p]
+        vou[p] = ou[p]
+        vhn[p] = hn[p]
+        vdr[p] = dr[p]
+        vsu[p] = su[p]
+    if n == 3:  # association cards exist only in the advanced 3-player game (R10)
+        vac, kac = v.k_acard, st.k_acard[seat]
+        for p in range(3):
+            for j in range(3):
+                vac[p, j] = kac[p, j]
+    vkc, kc = v.k_card, st.k_card[seat]
+    vcf = v.conf
+    for c in range(N_CARDS):
+        vkc[c] = kc[c]
+        vcf[c] = conf[c]
+    if kind == DEC.ACTION:
+        na = sc[SC.N_ASG]
+        v.na = na
+        vw, bw = v.w, st.bel_w[seat]
+        for i in range(na):
+            vw[i] = bw[i]
+    else:
+        v.na = 0
+    vp, bp = v.par, st.bparam[seat]
+    for j in range(N_BPARAM):
+        vp[j] = bp[j]
+    vm, bm = v.mem, st.bmem[seat]
+    for j in range(N_BMEM):
+        vm[j] = bm[j]
+    v.rs[0] = st.rs[0]
+    v.rs[1] = st.rs[1]
+    return v
+
+
+@njit(cache=True)
+def take_back_nb(st, seat):
+    """After the decision: the seat's memory and the random stream, as the policy left them."""
+    v = st.vw
+    for j in range(N_BMEM):
+        st.bmem[seat, j] = v.mem[j]
+    st.rs[0] = v.rs[0]
+    st.rs[1] = v.rs[1]

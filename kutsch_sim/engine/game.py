@@ -70,9 +70,9 @@ def play_turn_nb(st):
     p = st.sc[SC.ACTIVE]
     log_nb(st, EV.TURN, p, 0, 0, 0)
     st.dctx[0] = p
-    if st.occ[p] == OC.CLAIRVOYANT and not st.occ_up[p] and st.sc[SC.DECK_N] > 0:
-        if yes_no_nb(st, p, DEC.CLAIR_USE):
-            clairvoyant_nb(st, p)
+    if (st.occ[p] == OC.CLAIRVOYANT and not st.occ_up[p] and st.sc[SC.DECK_N] > 0
+            and yes_no_nb(st, p, DEC.CLAIR_USE)):
+        clairvoyant_nb(st, p)
     diplo_done = False
     if diplomat_ready_nb(st, p):
         st.dctx[0] = p

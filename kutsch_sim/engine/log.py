@@ -29,8 +29,6 @@ def log_nb(st, typ, a, b, c, d):
         row[5] = d
     st.sc[SC.N_EVENTS] = i + 1
     if st.sc[SC.BELIEFS] == 1 and (OBSERVED_MASK >> typ) & 1:
-        observe_nb(st.sc[SC.N], st.sc[SC.N_ASG], st.sc[SC.BAGS_OPEN], st.bel_asg, st.bel_pub, st.bel_pair,
-                   st.bel_priv, st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem, st.k_card, st.k_assoc,
-                   st.hand_n, typ, a, b, c, d)
+        observe_nb(st, typ, a, b, c, d)
     if st.sc[SC.DEBUG] == 1:
         check_nb(st, False)

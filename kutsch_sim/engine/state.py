@@ -33,6 +33,7 @@ rec        (N_REC,) i32     the game's record, filled at the end
 bel_asg    (252,) i32       bots: team assignments possible at this N (bit p = Order)
 bel_pub    (252,) f64       bots: public soft evidence, log-weight per assignment
 bel_pair   (10, 10) f64     bots: public soft evidence per pair of seats (before saturation)
+bel_psat   (10, 10) f64     bots: the same after saturation (beliefs.pair_nb)
 bel_priv   (10, 252) f64    bots: each seat's private soft evidence per assignment
 bel_w      (10, 252) f64    bots: each seat's posterior weight per assignment
 bel_team   (10, 10) f64     bots: bel_team[s, p] = P(p is on s's team) as s believes
@@ -42,14 +43,12 @@ bel_conf   (10, 21) f64     bots: P(card c is still where s last saw it, k_card[
 bel_one    (1, 21) f64      bots: all 1.0 (the greedy bot takes last-seen as certain)
 bel_ctx    (4,) i32         bots: observer's memory (fight attacker/defender/result, ...)
 bmem       (10, 16) i32     bots: each seat's plans (declaration names, Diplomat, ...)
-bscore     (1024,) f64      bots: scratch scores of the decision being taken
-bscr       (96,) f64        bots: scratch per-seat estimates of that decision
-bout       (3,) i32         bots: reason of that decision (code, target, card/value)
+vw         VIEW_DT record   bots: the deciding seat's View (bots.view), filled per decision
 =========  ===============  ==========================================================
 
 The ``bel_*``/``b*`` fields belong to the bots (``kutsch_sim.bots``): the engine resets
 them at set-up and passes events to ``bots.beliefs.observe_nb`` (from ``log_nb``); a
-policy sees only its own seat's rows through ``bots.view``.
+policy sees only its own seat's data, copied into the View record ``vw`` (``bots.view``).
 """
 
 from __future__ import annotations
@@ -60,7 +59,7 @@ from numba import njit
 from ..bots.beliefs import A_MAX, N_CTX
 from ..bots.dispatch import start_bots_nb
 from ..bots.params import N_BMEM, N_BPARAM
-from ..bots.values import N_SCR
+from ..bots.view import V_OPTS, VIEW_DT
 from ..enums import (
     C_BAG_GOBLET,
     C_BAG_KEY,
@@ -81,7 +80,7 @@ from ..enums import (
 from ..rng import seed_stream_nb, shuffle_nb
 from .log import log_nb
 
-N_OPTS = 512
+N_OPTS = V_OPTS  # options of one decision (the bots' View holds as many)
 LOG_CAP = 16384  # event rows a state can hold; sc[LOG_CAP] says how many are used (0 = off)
 SCRIPT_CAP = 512  # scripted decisions a state can hold; sc[N_SCRIPT] says how many
 
@@ -101,11 +100,10 @@ def _state_dtype() -> np.dtype:
         ("opts", i32, (N_OPTS,)), ("dctx", i32, (N_DCTX,)), ("script", i32, (SCRIPT_CAP, 3)),
         ("log", i32, (LOG_CAP, 6)), ("k_assoc", i8, (P, P)), ("k_occ", i8, (P, P)), ("k_card", i8, (P, C)),
         ("acard", i8, (P, 3)), ("k_acard", i8, (P, P, 3)), ("sup", i8, (P,)), ("mark", i8, (C,)), ("rec", i32, (N_REC,)),
-        ("bel_asg", i32, (A_MAX,)), ("bel_pub", f64, (A_MAX,)), ("bel_pair", f64, (P, P)),
+        ("bel_asg", i32, (A_MAX,)), ("bel_pub", f64, (A_MAX,)), ("bel_pair", f64, (P, P)), ("bel_psat", f64, (P, P)),
         ("bel_priv", f64, (P, A_MAX)), ("bel_w", f64, (P, A_MAX)), ("bel_team", f64, (P, P)),
         ("bel_minor", f64, (P,)), ("bel_fresh", b, (P,)), ("bel_conf", f64, (P, C)), ("bel_one", f64, (1, C)),
-        ("bel_ctx", i32, (N_CTX,)), ("bmem", i32, (P, N_BMEM)), ("bscore", f64, (2 * N_OPTS,)),
-        ("bscr", f64, (N_SCR,)), ("bout", i32, (3,)),
+        ("bel_ctx", i32, (N_CTX,)), ("bmem", i32, (P, N_BMEM)), ("vw", VIEW_DT),
     ]
     return np.dtype(fields, align=True)
 

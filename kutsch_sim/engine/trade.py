@@ -82,10 +82,9 @@ def return_options_nb(st, b, x, forced, name):
         ban = other_bag_nb(x)
     k = 0
     for c in range(N_CARDS):
-        if st.loc[c] == b and c != x and c != ban:
-            if forced == TRADE_FREE or matches_name_nb(st, c, name):
-                st.opts[k] = c
-                k += 1
+        if st.loc[c] == b and c != x and c != ban and (forced == TRADE_FREE or matches_name_nb(st, c, name)):
+            st.opts[k] = c
+            k += 1
     return k
 
 

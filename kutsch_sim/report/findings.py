@@ -139,7 +139,7 @@ def candidates(t: dict[str, pd.DataFrame]) -> list[Candidate]:
             a, b = lh.loc[(players, "held it at some point")], lh.loc[(players, "never held it")]
             out.append(Candidate("Loge holder", int(players), "held vs never held", int(a["wins"]), int(a["n"]),
                                  int(b["wins"]), int(b["n"]), words=(a["rate"], b["rate"])))
-    for players, f in t["seats"].groupby("players"):
+    for _players, f in t["seats"].groupby("players"):
         c = _spread(f, "seat", lambda s: f"seat {int(s)}", "seat")
         if c:
             out.append(c)
