@@ -127,11 +127,6 @@ def out_nb(v, code, target, d):
 
 
 @njit(cache=True)
-def prep_view_nb(v):
-    prep_nb(v)
-
-
-@njit(cache=True)
 def transfer_nb(v, c, t, occ_used):
     """Value for my team of card c leaving my hand for seat t (no trade effects)."""
     s = give_value_nb(v, c, t)
@@ -214,7 +209,7 @@ def choose_return_nb(v, a, use_effect, code_spare):
 @njit(cache=True)
 def choose_accept_nb(v):
     """ACCEPT (R4.2): options [reject, accept]."""
-    prep_view_nb(v)
+    prep_nb(v)
     a = v.ctx[DCTX_A]
     x = v.ctx[DCTX_CARD]
     scr = v.scr
@@ -282,7 +277,7 @@ def choose_smuggle_nb(v):
     an unwanted Tome or Coat, are smuggled; a Secret Bag (a victory item to be) handed to a
     likely teammate is smuggled unless the draw is worth more than pointing the opponents
     at its holder."""
-    prep_view_nb(v)
+    prep_nb(v)
     c = v.ctx[DCTX_CARD]
     q = v.ctx[DCTX_B]
     scr = v.scr
@@ -448,7 +443,7 @@ def choose_doctor_nb(v):
 @njit(cache=True)
 def choose_priest_nb(v):
     """PRIEST_USE (R8): options [no, yes]; stop attacker ctx[A] before supports."""
-    prep_view_nb(v)
+    prep_nb(v)
     a = v.ctx[DCTX_A]
     d = v.ctx[DCTX_B]
     scr = v.scr
@@ -467,7 +462,7 @@ def choose_priest_nb(v):
 @njit(cache=True)
 def choose_win_nb(v):
     """WIN_CHOICE (R5.8): options [look at association+occupation, look at items]."""
-    prep_view_nb(v)
+    prep_nb(v)
     lo = v.ctx[DCTX_B]
     scr = v.scr
     tm = scr[TM + lo]
@@ -509,7 +504,7 @@ def take_value_nb(v, c, lo, occ_used):
 @njit(cache=True)
 def choose_take_nb(v):
     """TAKE (R5.8): options [-1, the loser's cards]."""
-    prep_view_nb(v)
+    prep_nb(v)
     lo = v.ctx[DCTX_B]
     sc = v.score
     used = v.occ_up[v.me]
@@ -598,7 +593,7 @@ def choose_diplo_use_nb(v):
     """DIPLO_USE (R8): plan target, name and offer; use it when an item is worth demanding
     and the seat is sure enough the target holds it (surer before the action, since a miss
     ends the turn at once)."""
-    prep_view_nb(v)
+    prep_nb(v)
     scr = v.scr
     me = v.me
     need = 0.85 if v.ctx[DCTX_X] == 0 else 0.55
@@ -663,7 +658,7 @@ def follow_plan_nb(v, value, code):
 @njit(cache=True)
 def choose_limit_nb(v):
     """LIMIT_GIVE (R2.4): options target*32 + card."""
-    prep_view_nb(v)
+    prep_nb(v)
     sc = v.score
     used = v.occ_up[v.me]
     for i in range(v.n_opts):
@@ -703,7 +698,7 @@ def choose_nb(v):
     if k == DEC.ACCEPT:
         return choose_accept_nb(v)
     if k == DEC.RETURN or k == DEC.GIVE_NAMED or k == DEC.PRIEST_GIVE or k == DEC.GIVE_BACK:
-        prep_view_nb(v)
+        prep_nb(v)
         a = v.ctx[DCTX_A] if k == DEC.RETURN or k == DEC.GIVE_NAMED else v.ctx[DCTX_B]
         code = R_RETURN_SPARE
         if k == DEC.GIVE_NAMED:
@@ -743,7 +738,7 @@ def choose_nb(v):
     if k == DEC.SEXTANT_DIR:
         return choose_sextant_dir_nb(v)
     if k == DEC.SEXTANT_PASS:
-        prep_view_nb(v)
+        prep_nb(v)
         return choose_return_nb(v, v.ctx[DCTX_B], False, R_SEXTANT_PASS)
     if k == DEC.COAT_PICK:
         return choose_coat_nb(v)
