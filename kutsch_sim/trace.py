@@ -144,7 +144,7 @@ class TraceWriter:
             self.say(f"{s(b)} holds the other Secret Bag: looks at the offered Bag and hands it back; "
                      f"nothing is exchanged and {s(a)}'s turn ends.")
         elif typ == EV.OFFER:
-            forced = " (it cannot be refused)" if c == 1 else ""
+            forced = " (it cannot be refused)" if d == 1 else ""  # d: the must-accept flag (R4.5, R4.6, R8 Diplomat)
             self.say(f"{s(a)} offers {card(c)} to {s(b)}{forced}.")
         elif typ == EV.REJECT:
             self.say(f"{s(b)} rejects it; the card goes back.")
