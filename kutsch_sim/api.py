@@ -63,7 +63,10 @@ def check_seed(seed: int) -> int:
 
 @dataclass(frozen=True)
 class GameConfig:
-    """One configuration: player count, item set, bots per seat, rule switches."""
+    """One configuration: player count, item set, bots per seat, rule switches.
+
+    ``bots=()`` puts the `random` bot on every seat (the engine tests' default); the commands
+    (play, simulate, bench, study) default to `smart`."""
 
     players: int
     item_set: str = "basic"

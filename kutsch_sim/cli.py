@@ -36,7 +36,9 @@ def play(
     seed: int = typer.Option(1, "--seed", "-s", help="Master seed (0 or more)."),
     game: int = typer.Option(0, "--game", "-g", help="Game index within the seed (replays that game)."),
     items: str = typer.Option("basic", "--items", "-i", help="Item set: basic, full, basic+Tome, full-Loge ..."),
-    bots: str = typer.Option("random", "--bots", "-b", help="One bot profile for all seats, or one per seat."),
+    bots: str = typer.Option(
+        "smart", "--bots", "-b", help="One bot profile for all seats, or one per seat: smart, greedy, random."
+    ),
     no_drink: bool = typer.Option(False, "--no-drink", help="Switch the Drink of Power off (odd counts)."),
     turn_cap: int = typer.Option(400, "--turn-cap", help="Stop a game after this many turns (a timeout)."),
     debug: bool = typer.Option(False, "--debug", help="Check every invariant after every event."),

@@ -59,7 +59,7 @@ def test_markdown_table():
     )
     table = markdown_table(ms)
     assert table.splitlines()[0].startswith("| players | items |")
-    assert len(table.splitlines()) == 4 and "| 4 | full | random | 1 | 100 |" in table
+    assert len(table.splitlines()) == 4 and "| 4 | full | smart | 1 | 100 |" in table
 
 
 def test_cli_smoke_json():

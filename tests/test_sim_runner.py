@@ -66,7 +66,7 @@ def test_store_loads_as_one_table(reference):
     assert df["seed"].dtype == np.uint64 and df["game"].dtype == np.int64
     for (n, _item), g in df.groupby(["players", "item_set"], observed=True):
         assert sorted(g["game"]) == list(range(GAMES))
-        assert set(g["bots"].astype(str)) == {",".join(["random"] * n)}
+        assert set(g["bots"].astype(str)) == {",".join(["smart"] * n)}
     assert set(df["winner"].astype(str)) <= {"order", "brotherhood", "solo", "timeout"}
     assert sorted(_chunk_files(reference))[0] == "players-04/item_set-basic/chunk-000000.parquet"
     assert not list(reference.rglob(".*"))  # no temporaries left
@@ -92,7 +92,7 @@ def test_manifest(reference):
 
 
 def test_records_are_run_batch(reference):
-    cfg = GameConfig(5, "full")
+    cfg = GameConfig(5, "full", ("smart",))  # simulate's default bots
     want = store.records_frame(cfg, 7, 0, run_batch(cfg, 7, 0, GAMES))
     got = _load(reference).query("players == 5 and item_set == 'full'").reset_index(drop=True)
     pd.testing.assert_frame_equal(got, want, check_categorical=False)

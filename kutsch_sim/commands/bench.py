@@ -25,7 +25,7 @@ def _fmt(v: float | None, spec: str) -> str:
 def bench_cmd(
     players: Players = "6",
     items: Items = "full",
-    bots: Bots = "random",
+    bots: Bots = "smart",
     games: Annotated[
         str, typer.Option("--games", "-g", metavar="N", help="Games per measurement run.")
     ] = "20000",
@@ -41,8 +41,9 @@ def bench_cmd(
     ] = "3",
     seed: Seed = "1",
     cold: Annotated[
-        bool, typer.Option("--cold/--no-cold", help="Measure the cold compile (empty cache; minutes).")
-    ] = True,
+        bool,
+        typer.Option("--cold/--no-cold", help="Also measure the cold compile (empty cache; takes minutes)."),
+    ] = False,
     startup: Annotated[
         bool, typer.Option("--startup/--no-startup", help="Measure start-up with a warm cache (new process).")
     ] = True,
@@ -106,5 +107,7 @@ def bench_cmd(
         run_bench(plan, on_result)
     if not json_out:
         console.print(table)
+        if not plan.cold:
+            notes.append("cold compile: not measured (add --cold; it compiles everything again, minutes)")
         for line in notes:
             console.print(line)

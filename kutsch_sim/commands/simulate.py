@@ -140,7 +140,7 @@ def simulate_cmd(
         str, typer.Option("--games", "-g", metavar="N", help="Games per configuration (1e6, 2M ok).")
     ] = "10000",
     seed: Seed = "1",
-    bots: Bots = "random",
+    bots: Bots = "smart",
     threads: Threads = None,
     no_drink: Annotated[
         bool,

@@ -162,13 +162,13 @@ def measure_cold_compile(cfg: GameConfig, warm_seconds: float | None = None) -> 
 class BenchPlan:
     players: tuple[int, ...] = (6,)
     items: tuple[str, ...] = ("full",)
-    bots: tuple[str, ...] = ("random",)
+    bots: tuple[str, ...] = ("smart",)
     games: int = 20_000
     threads: tuple[int, ...] = (1, 2)
     repeats: int = 3
     seed: int = 1
     startup: bool = True  # warm start-up in a subprocess
-    cold: bool = True  # cold compile in a subprocess (minutes)
+    cold: bool = False  # cold compile in a subprocess (minutes)
     startup_repeats: int = 3
     variants: tuple[str, ...] = ()  # rule variants (R10) of every measured configuration
 
@@ -177,29 +177,34 @@ def bench_plan(
     *,
     players: str = "6",
     items: str = "full",
-    bots: str = "random",
+    bots: str = "smart",
     games: str | int = 20_000,
     threads: str | None = None,
     repeats: str | int = 3,
     seed: str | int = 1,
     startup: bool = True,
-    cold: bool = True,
+    cold: bool = False,
     smoke: bool = False,
     variants: str | list[str] | None = None,
 ) -> BenchPlan:
     """Check option values (strings as typed) and build a :class:`BenchPlan`; raises KutschError.
 
-    ``smoke``: 6 players, basic items, 2,000 games once, warm start-up once, no cold compile,
-    on ``threads`` (default: all cores) -- seconds, for CI; it never fails on speed."""
+    ``smoke``: 6 players, basic items, 2,000 games once (``bots`` and ``variants`` as given),
+    warm start-up once, no cold compile, on ``threads`` (default: all cores) -- seconds, for
+    CI; it never fails on speed."""
     from ..api import parse_variants
     from .options import max_threads, parse_bots, parse_count, parse_items, parse_players, parse_thread_list
 
     variant_names = parse_variants(variants)
     thread_list = parse_thread_list(threads) if threads is not None else None
     if smoke:
+        for name in variant_names:  # the smoke run is 6 players: refuse a 3-player-only variant here
+            GameConfig(6, "basic", parse_bots(bots, (6,)), variants=(name,))
         return BenchPlan(
             players=(6,),
             items=("basic",),
+            bots=parse_bots(bots, (6,)),
+            variants=variant_names,
             games=2_000,
             threads=thread_list or (max_threads(),),
             repeats=1,

@@ -179,7 +179,7 @@ class SimOptions:
     games: int
     out: Path
     seed: int = 1
-    bots: tuple[str, ...] = ("random",)
+    bots: tuple[str, ...] = ("smart",)
     threads: int | None = None
     drink: bool = True
     resume: bool = False
@@ -263,7 +263,7 @@ def sim_options(
     items: str = "basic",
     games: str | int = 10_000,
     seed: str | int = 1,
-    bots: str = "random",
+    bots: str = "smart",
     threads: str | int | None = None,
     no_drink: bool = False,
     out: str | os.PathLike | None = None,
