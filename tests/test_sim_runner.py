@@ -55,6 +55,10 @@ def reference(tmp_path_factory):
     out = tmp_path_factory.mktemp("ref") / "out"
     summary = simulate(_opts(out))
     assert summary.complete
+    # the wall time splits into play (the chunks), loading the engine (one warm-up game) and the rest
+    assert 0 < summary.play_seconds and 0 <= summary.load_seconds
+    assert summary.play_seconds + summary.load_seconds <= summary.seconds
+    assert summary.play_games_per_s > summary.games_per_s > 0
     return out
 
 
@@ -190,6 +194,7 @@ def test_cli_run_prints_summary(tmp_path):
     df = pd.read_parquet(out)
     assert len(df) == 40 and not df["drink"].any() and set(df["bot_1"].astype(str)) == {"first"}
     again = CliRunner().invoke(app, [*args, "--resume"])
+    assert "games/s" in res.stdout and "s of play" in res.stdout
     assert again.exit_code == 0 and "0 games played" in again.stdout  # nothing left to do
 
 

@@ -230,7 +230,4 @@ def simulate_cmd(
             fail(e)
     console = Console()
     console.print(summary_table(summary))
-    console.print(
-        f"{summary.games_run:,} games played in {summary.seconds:.1f} s "
-        f"({summary.games_per_s:,.0f} games/s); results in {opts.out}"
-    )
+    console.print(f"{summary.timing_text()}; results in {opts.out}")

@@ -118,10 +118,7 @@ def study_cmd(
             fail(e)
     console = Console()
     console.print(summary_table(summary))
-    console.print(
-        f"{summary.games_run:,} games played in {summary.seconds:.1f} s "
-        f"({summary.games_per_s:,.0f} games/s); results in {opts.results_dir}"
-    )
+    console.print(f"{summary.timing_text()}; results in {opts.results_dir}")
     err.print("writing the report ...")
     try:
         df = read_results(opts.results_dir)

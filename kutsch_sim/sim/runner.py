@@ -80,10 +80,24 @@ class Summary:
     games_run: int  # games played in this session (skipped chunks excluded)
     seconds: float  # wall time of this session
     complete: bool
+    play_seconds: float = 0.0  # of which computing the finished chunks (sum over chunks)
+    load_seconds: float = 0.0  # of which loading (or compiling) the engine before the first chunk (local runs)
 
     @property
     def games_per_s(self) -> float:
+        """Games per second of wall time, everything included."""
         return self.games_run / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def play_games_per_s(self) -> float:
+        """Games per second while chunks were being computed (start-up and writing excluded)."""
+        return self.games_run / self.play_seconds if self.play_seconds > 0 else 0.0
+
+    def timing_text(self) -> str:
+        """One line for the commands: wall time, play time and speed, and the engine's load time."""
+        load = f", {self.load_seconds:.1f} s loading the compiled engine" if self.load_seconds >= 0.05 else ""
+        return (f"{self.games_run:,} games played in {self.seconds:.1f} s: {self.play_seconds:.1f} s of play "
+                f"({self.play_games_per_s:,.0f} games/s){load}")
 
 
 class Run:
@@ -99,6 +113,8 @@ class Run:
         self._t0 = 0.0
         self._saved = 0.0
         self._games_run = 0
+        self._play_seconds = 0.0
+        self._load_seconds = 0.0
 
     # ------------------------------------------------------------------ set-up
     def open(self) -> None:
@@ -244,6 +260,7 @@ class Run:
             | store.outcome_counts(records)
         )
         self._games_run += ch.games
+        self._play_seconds += seconds
         self._save(force=False)
 
     def _save(self, *, force: bool = True) -> None:
@@ -309,8 +326,13 @@ class Run:
         if self.opts.threads:
             numba.set_num_threads(self.opts.threads)
         try:
+            pending = self.pending()
+            if pending:  # load (or compile) the kernel outside the chunks' timings: one game, discarded
+                t0 = time.perf_counter()
+                run_batch(self.configs[pending[0].config], self.opts.seed, 0, 1)
+                self._load_seconds = time.perf_counter() - t0
             step = MIN_STEP
-            for ch in self.pending():
+            for ch in pending:
                 t0 = time.perf_counter()
                 records, step = self._compute_local(ch, step, on_progress)
                 self.finish_chunk(ch, records, time.perf_counter() - t0)
@@ -353,7 +375,8 @@ class Run:
                 }
             )
         complete = all(e["status"] == "done" for c in self.manifest["configurations"] for e in c["chunks"])
-        return Summary(rows, self._games_run, time.perf_counter() - self._t0, complete)
+        return Summary(rows, self._games_run, time.perf_counter() - self._t0, complete, self._play_seconds,
+                       self._load_seconds)
 
 
 def _show(value: object) -> str:

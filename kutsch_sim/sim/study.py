@@ -449,7 +449,9 @@ class Study:
             label += "".join(f" {v}" for v in part.variants)
             rows += [r | {"item_set": r["item_set"] + label} for r in s.rows]
         complete = all(s is not None and s.complete for s in self.summaries)
-        return Summary(rows, games, seconds, complete)
+        done = [s for s in self.summaries if s is not None]
+        return Summary(rows, games, seconds, complete, sum(s.play_seconds for s in done),
+                       sum(s.load_seconds for s in done))
 
     def interrupted_message(self) -> str:
         """What is kept after Ctrl-C, and the command that finishes the study."""
