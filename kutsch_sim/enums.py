@@ -228,7 +228,9 @@ DCTX_CARD = 2  # card concerned
 DCTX_SRC = 3  # fight bonus source (Src.*)
 DCTX_X = 4  # extra (strengths, named kind, ...)
 DCTX_Y = 5
-N_DCTX = 6
+DCTX_U = 6  # fights: the attacker's own strength without supporters (FIGHT_PLAY); the side that wins so far (MIXER)
+DCTX_W = 7  # fights: the defender's own strength without supporters (FIGHT_PLAY)
+N_DCTX = 8
 
 
 class Src(NamedTuple):
@@ -265,7 +267,7 @@ class Event(NamedTuple):
     DIPLO_MISS: int = 10  # seat, target (target did not hold it; shows hand)
     DIPLO_BAGS: int = 11  # seat, target (Bag named, Bag offered, target holds the other)
     OFFER: int = 12  # giver, receiver, card, forced(1)/free(0)
-    REJECT: int = 13  # giver, receiver, card
+    REJECT: int = 13  # giver, receiver, card, 1 if R4.7 forced it (for the trace; the bots do not read it)
     ACCEPT: int = 14  # giver, receiver, card given, card returned
     ANNOUNCE: int = 15  # receiver, card (public name)
     EFFECT: int = 16  # giver (who may use it), card, partner, used 0/1

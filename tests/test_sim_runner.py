@@ -56,7 +56,7 @@ def reference(tmp_path_factory):
     summary = simulate(_opts(out))
     assert summary.complete
     # the wall time splits into play (the chunks), loading the engine (one warm-up game) and the rest
-    assert 0 < summary.play_seconds and 0 <= summary.load_seconds
+    assert summary.play_seconds > 0 and summary.load_seconds >= 0
     assert summary.play_seconds + summary.load_seconds <= summary.seconds
     assert summary.play_games_per_s > summary.games_per_s > 0
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DK, OC
+from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DCTX_B, DK, OC
 from ..rng import uniform_nb
 from .beliefs import joint_nb
 from .params import (
@@ -30,8 +30,10 @@ from .params import (
     P_URGENCY,
 )
 from .reasons import (
+    R_ATTACK_ALLY,
     R_ATTACK_DRAW,
     R_ATTACK_LEARN,
+    R_ATTACK_LEARN_OCC,
     R_ATTACK_TAKE,
     R_DECLARE_DRINK,
     R_DECLARE_FORTUNE,
@@ -40,6 +42,7 @@ from .reasons import (
     R_DECLARE_TEAM,
     R_NAME,
     R_NAME_DONE,
+    R_NAME_FORTUNE,
     R_PASS,
     R_TRADE_ALLY,
     R_TRADE_BAG,
@@ -47,6 +50,7 @@ from .reasons import (
     R_TRADE_EFFECT,
     R_TRADE_INFO,
     R_TRADE_PEARL,
+    R_TRADE_PEARL_PARK,
     R_TRADE_PRIVILEGE,
     R_TRADE_SPARE,
 )
@@ -182,11 +186,15 @@ def trade_score_nb(v, t, c, occ_used, rejected, clair_top_ok):
         elif c == C_SEXTANT:
             eff = 0.1
             reason = R_TRADE_EFFECT
+    if reason == R_TRADE_EFFECT and eff <= 0.0:
+        reason = R_TRADE_SPARE  # e.g. a Tome while my occupation is unused: its effect would be declined
     f = future_team_nb(c)
     if f >= 0 and not (is_bag_nb(c) and reason == R_TRADE_BAG and eff > 0.0):
         reason = R_TRADE_ALLY if f == team else R_TRADE_DENY
     if c == C_PEARL:
-        reason = R_TRADE_PEARL
+        # to an opponent it stops them declaring; to a teammate it is parked while I gather
+        # (give_value_nb: 6 tm - 1 once I hold 2 of ours)
+        reason = R_TRADE_PEARL if tm < 0.5 else R_TRADE_PEARL_PARK
     forced = c == C_PEARL or c == C_MIRROR
     if forced:
         pacc = 1.0
@@ -267,7 +275,10 @@ def attack_score_nb(v, t, giveback):
     # losing to an opponent: they look at me, or take the best item I hold
     cost = opp * (0.5 + 2.5 * min(1.0, scr[MY_FUT]) + 1.0 * min(1.0, scr[MY_THEIRS]))
     s = par[P_AGGRESSION] * (pw * gain + pt * tie - pl * cost) - 0.3
-    reason = R_ATTACK_TAKE if items >= look else R_ATTACK_LEARN
+    if items >= look:
+        reason = R_ATTACK_TAKE if tm < 0.5 else R_ATTACK_ALLY
+    else:
+        reason = R_ATTACK_LEARN if k_assoc[t] < 0 else R_ATTACK_LEARN_OCC
     if pt * tie > pw * gain:
         reason = R_ATTACK_DRAW
     return s, reason
@@ -344,6 +355,9 @@ def choose_action_nb(v):
                 if pr >= thr:
                     s = 1e3 * pr
                     if dk == DK.DRINK:
+                        # on a tie with the team declaration (3 items in hand or planned) the plain
+                        # one is taken: the Drink adds nothing then (R6.3, R7)
+                        s -= 0.5
                         r = R_DECLARE_DRINK
                     elif mask == 0:
                         r = R_DECLARE_SURE
@@ -392,7 +406,7 @@ def choose_decl_name_nb(v):
     for i in range(v.n_opts):
         q = v.opts[i]
         if q >= 0 and (plan >> q) & 1:
-            v.out[0] = R_NAME
+            v.out[0] = R_NAME_FORTUNE if v.ctx[DCTX_B] == DK.FORTUNE else R_NAME
             v.out[1] = q
             v.out[2] = -1
             return i

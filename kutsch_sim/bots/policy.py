@@ -15,6 +15,8 @@ from ..enums import (
     DCTX_B,
     DCTX_CARD,
     DCTX_SRC,
+    DCTX_U,
+    DCTX_W,
     DCTX_X,
     DCTX_Y,
     DEC,
@@ -44,6 +46,7 @@ from .reasons import (
     R_ANNOUNCE,
     R_CHOOSE,
     R_CLAIR_PICK,
+    R_CLAIR_PICK2,
     R_CLAIR_SKIP,
     R_CLAIR_USE,
     R_COAT,
@@ -62,8 +65,13 @@ from .reasons import (
     R_HYPNO_NONE,
     R_ITEMS,
     R_KEEP_BONUS,
+    R_LIMIT_ALLY,
+    R_LIMIT_DENY,
     R_LIMIT_GIVE,
+    R_LIMIT_PEARL,
+    R_LIMIT_SPARE,
     R_LOOK,
+    R_LOOK_OCC,
     R_MIXER,
     R_MIXER_NONE,
     R_PLAY_BONUS,
@@ -74,6 +82,7 @@ from .reasons import (
     R_RETURN_ALLY,
     R_RETURN_EFFECT,
     R_RETURN_PEARL,
+    R_RETURN_PEARL_PARK,
     R_RETURN_SPARE,
     R_RING,
     R_SEXTANT_DIR,
@@ -202,7 +211,7 @@ def choose_return_nb(v, a, use_effect, code_spare):
     code = code_spare
     if code_spare == R_RETURN_SPARE:
         if y == C_PEARL:
-            code = R_RETURN_PEARL
+            code = R_RETURN_PEARL if v.scr[TM + a] < 0.5 else R_RETURN_PEARL_PARK
         elif use_effect and has_effect_nb(y, v.bags_open) and not is_bag_nb(y):
             code = R_RETURN_EFFECT
         elif future_team_nb(y) == v.team and v.scr[TM + a] > 0.5:
@@ -356,22 +365,19 @@ def choose_fight_play_nb(v):
     src = v.ctx[DCTX_SRC]
     me = v.me
     if src == SRC.DUELIST:
-        # once per game (R8): only if cancelling the supports and +1 changes the result for me
-        n_att = 0
-        n_def = 0
-        for s in range(v.n):
-            if v.sup[s] == SIDE_ATT:
-                n_att += 1
-            elif v.sup[s] == SIDE_DEF:
-                n_def += 1
+        # once per game (R8): only if cancelling the supports (with the supporters' cards and
+        # Bodyguards) and +1 changes the result for me; ctx X, Y are the sides' strengths so
+        # far, U, W the principals' own parts
         x = v.ctx[DCTX_X]
         y = v.ctx[DCTX_Y]
+        pa = v.ctx[DCTX_U]
+        pd = v.ctx[DCTX_W]
         if me == a:
             now = outcome_nb(x, y)
-            then = outcome_nb(x - n_att + 1, y - n_def)
+            then = outcome_nb(pa + 1, pd)
         else:
             now = outcome_nb(y, x)
-            then = outcome_nb(y - n_def + 1, x - n_att)
+            then = outcome_nb(pd + 1, pa)
         if then > now:
             out_nb(v, R_PLAY_BONUS, -1, src)
             return 1
@@ -413,17 +419,20 @@ def choose_hypno_nb(v):
 
 @njit(cache=True)
 def choose_mixer_nb(v):
-    """MIXER (R8): options [-1, attacker wins, defender wins]."""
+    """MIXER (R8): options [-1, attacker wins, defender wins]; ctx[U] is the side winning so
+    far (a tie broken by a Poison Ring, R5.6), so the once-only Mixer is kept when that side
+    is already the one it would name."""
     a = v.ctx[DCTX_A]
     d = v.ctx[DCTX_B]
     x = v.ctx[DCTX_X]
     y = v.ctx[DCTX_Y]
+    won = v.ctx[DCTX_U]
     diff = v.tm[a] - v.tm[d]
     m = v.par[P_OCC_MARGIN]
-    if diff > m and x <= y:
+    if diff > m and x <= y and won != SIDE_ATT:
         out_nb(v, R_MIXER, a, -1)
         return 1
-    if diff < -m and y <= x:
+    if diff < -m and y <= x and won != SIDE_DEF:
         out_nb(v, R_MIXER, d, -1)
         return 2
     out_nb(v, R_MIXER_NONE, -1, -1)
@@ -482,7 +491,7 @@ def choose_win_nb(v):
     et = min(1.0, scr[EVT + lo])
     items = (1.0 - tm) * (6.0 * em + 3.0 * et) + tm * 0.5 * em + 0.3
     if look > items:
-        out_nb(v, R_LOOK, lo, -1)
+        out_nb(v, R_LOOK if v.k_assoc[lo] < 0 else R_LOOK_OCC, lo, -1)
         return 0
     out_nb(v, R_ITEMS, lo, -1)
     return 1
@@ -563,12 +572,12 @@ def clair_value_nb(c, team):
 
 @njit(cache=True)
 def choose_clair_pick_nb(v):
-    """CLAIR_PICK (R8): the first pick goes on top (drawn next)."""
+    """CLAIR_PICK (R8): the first pick (ctx[X] = 0) goes on top (drawn next), the second under it."""
     sc = v.score
     for i in range(v.n_opts):
         sc[i] = clair_value_nb(v.opts[i], v.team)
     i = pick_best_nb(sc, v.n_opts, v.rs)
-    out_nb(v, R_CLAIR_PICK, -1, v.opts[i])
+    out_nb(v, R_CLAIR_PICK if v.ctx[DCTX_X] == 0 else R_CLAIR_PICK2, -1, v.opts[i])
     return i
 
 
@@ -685,7 +694,19 @@ def choose_limit_nb(v):
         sc[i] = s
     i = pick_best_nb(sc, v.n_opts, v.rs)
     o = v.opts[i]
-    out_nb(v, R_LIMIT_GIVE, o // 32, o % 32)
+    a, c = o // 32, o % 32
+    tm = v.scr[TM + a]
+    f = future_team_nb(c)
+    code = R_LIMIT_GIVE
+    if f == v.team and tm >= 0.5:
+        code = R_LIMIT_ALLY
+    elif f >= 0 and tm >= 0.5:
+        code = R_LIMIT_DENY
+    elif c == C_PEARL and tm < 0.5:
+        code = R_LIMIT_PEARL
+    elif f < 0 and c != C_PEARL and c != C_LOGE and v.hand_n[a] < lim:
+        code = R_LIMIT_SPARE
+    out_nb(v, code, a, c)
     return i
 
 

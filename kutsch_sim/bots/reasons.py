@@ -40,7 +40,7 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
     ("return_spare", "gives {card} back to seat {target}: least useful item", "card"),
     ("return_pearl", "gives {card} back to seat {target}: likely opponent, Black Pearl blocks declaring",
      "card"),
-    ("return_effect", "gives {card} back to seat {target}: will use its trade effect", "card"),
+    ("return_effect", "gives {card} back to seat {target}: its trade effect is then mine to use", "card"),
     ("effect_use", "uses the effect of {card} on seat {target}", "card"),
     ("effect_skip", "does not use the effect of {card}", "card"),
     ("support_att", "supports the attacker, seat {target}: likely teammate", "none"),
@@ -85,6 +85,24 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
      "announcement would tell", "card"),
     ("announce", "lets {card} be announced to use its effect on seat {target}", "card"),
     ("acard_pick", "looks at seat {target}'s association card at position {value}", "value"),
+    ("trade_pearl_park", "trades {card} to seat {target}: parks the Black Pearl with a likely teammate while "
+     "I gather our victory items", "card"),
+    ("return_pearl_park", "gives {card} back to seat {target}: parks the Black Pearl with a likely teammate "
+     "while I gather our victory items", "card"),
+    ("name_fortune", "names seat {target}: believed opponent holding one of their victory items", "none"),
+    ("clair_pick2", "puts {card} second from the top of the item deck", "card"),
+    ("look_occ", "looks at seat {target}'s association and occupation: occupation unknown", "none"),
+    ("attack_learn_occ", "attacks seat {target}: occupation unknown", "none"),
+    ("attack_ally", "attacks seat {target}, a likely teammate: nothing better to do, and a won fight shows "
+     "their items", "none"),
+    ("limit_ally", "over the hand limit: gives {card} to seat {target}, a likely teammate (our victory item "
+     "stays with the team)", "card"),
+    ("limit_pearl", "over the hand limit: gives {card} to seat {target}, a likely opponent (it stops them "
+     "declaring)", "card"),
+    ("limit_deny", "over the hand limit: gives {card} to seat {target}, a likely teammate (keeps the "
+     "opponents' victory item from them)", "card"),
+    ("limit_spare", "over the hand limit: gives {card}, the item it misses least, to seat {target}, whose "
+     "hand is not full", "card"),
 )
 N_REASONS = len(REASON_TABLE)
 REASON_KEYS = tuple(r[0] for r in REASON_TABLE)
@@ -156,6 +174,17 @@ R_DECLARE_FORTUNE = 62
 R_SMUGGLE = 63
 R_ANNOUNCE = 64
 R_ACARD_PICK = 65
+R_TRADE_PEARL_PARK = 66
+R_RETURN_PEARL_PARK = 67
+R_NAME_FORTUNE = 68
+R_CLAIR_PICK2 = 69
+R_LOOK_OCC = 70
+R_ATTACK_LEARN_OCC = 71
+R_ATTACK_ALLY = 72
+R_LIMIT_ALLY = 73
+R_LIMIT_PEARL = 74
+R_LIMIT_DENY = 75
+R_LIMIT_SPARE = 76
 
 
 def _check_constants() -> None:

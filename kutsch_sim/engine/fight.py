@@ -14,6 +14,8 @@ from ..enums import (
     DCTX_A,
     DCTX_B,
     DCTX_SRC,
+    DCTX_U,
+    DCTX_W,
     DCTX_X,
     DCTX_Y,
     DEC,
@@ -66,13 +68,18 @@ def holder_of_occ_nb(st, o):
 
 
 @njit(cache=True)
-def offer_play_nb(st, p, src, a, d, sa, sd):
-    """Ask seat p whether to play fight bonus ``src`` (FIGHT_PLAY decision)."""
+def offer_play_nb(st, p, src, a, d, pa, sa, pd, sd):
+    """Ask seat p whether to play fight bonus ``src`` (FIGHT_PLAY decision). The context
+    holds the strengths so far (public: every bonus is shown as it is played): each side's
+    total (X, Y) and the principals' own parts without the supporters' (U, W), which is what
+    a Duelist keeps (R8)."""
     st.dctx[DCTX_A] = a
     st.dctx[DCTX_B] = d
     st.dctx[DCTX_SRC] = src
-    st.dctx[DCTX_X] = sa
-    st.dctx[DCTX_Y] = sd
+    st.dctx[DCTX_X] = pa + sa
+    st.dctx[DCTX_Y] = pd + sd
+    st.dctx[DCTX_U] = pa
+    st.dctx[DCTX_W] = pd
     return yes_no_nb(st, p, DEC.FIGHT_PLAY)
 
 
@@ -148,20 +155,20 @@ def fight_nb(st, a, d):
 
     # R5.5 fixed bonuses, in the ruling's order
     c = holds_kind_nb(st, a, IK.DAGGER)
-    if c >= 0 and offer_play_nb(st, a, SRC.DAGGER, a, d, pa + sa, pd + sd):
+    if c >= 0 and offer_play_nb(st, a, SRC.DAGGER, a, d, pa, sa, pd, sd):
         show_card_nb(st, a, c)
         pa += 1
         log_nb(st, EV.BONUS, a, SRC.DAGGER, SIDE_ATT, 1)
     c = holds_kind_nb(st, d, IK.GLOVES)
-    if c >= 0 and offer_play_nb(st, d, SRC.GLOVES, a, d, pa + sa, pd + sd):
+    if c >= 0 and offer_play_nb(st, d, SRC.GLOVES, a, d, pa, sa, pd, sd):
         show_card_nb(st, d, c)
         pd += 1
         log_nb(st, EV.BONUS, d, SRC.GLOVES, SIDE_DEF, 1)
-    if st.occ[a] == OC.THUG and offer_play_nb(st, a, SRC.THUG, a, d, pa + sa, pd + sd):
+    if st.occ[a] == OC.THUG and offer_play_nb(st, a, SRC.THUG, a, d, pa, sa, pd, sd):
         reveal_occ_nb(st, a)
         pa += 1
         log_nb(st, EV.BONUS, a, SRC.THUG, SIDE_ATT, 1)
-    if st.occ[d] == OC.GRAND_MASTER and offer_play_nb(st, d, SRC.GRAND_MASTER, a, d, pa + sa, pd + sd):
+    if st.occ[d] == OC.GRAND_MASTER and offer_play_nb(st, d, SRC.GRAND_MASTER, a, d, pa, sa, pd, sd):
         reveal_occ_nb(st, d)
         pd += 1
         log_nb(st, EV.BONUS, d, SRC.GRAND_MASTER, SIDE_DEF, 1)
@@ -170,16 +177,16 @@ def fight_nb(st, a, d):
             continue
         side = st.sup[s]
         c = holds_kind_nb(st, s, IK.KNIVES)
-        if side == SIDE_ATT and c >= 0 and offer_play_nb(st, s, SRC.KNIVES, a, d, pa + sa, pd + sd):
+        if side == SIDE_ATT and c >= 0 and offer_play_nb(st, s, SRC.KNIVES, a, d, pa, sa, pd, sd):
             show_card_nb(st, s, c)
             sa += 1
             log_nb(st, EV.BONUS, s, SRC.KNIVES, SIDE_ATT, 1)
         c = holds_kind_nb(st, s, IK.WHIP)
-        if side == SIDE_DEF and c >= 0 and offer_play_nb(st, s, SRC.WHIP, a, d, pa + sa, pd + sd):
+        if side == SIDE_DEF and c >= 0 and offer_play_nb(st, s, SRC.WHIP, a, d, pa, sa, pd, sd):
             show_card_nb(st, s, c)
             sd += 1
             log_nb(st, EV.BONUS, s, SRC.WHIP, SIDE_DEF, 1)
-        if st.occ[s] == OC.BODYGUARD and offer_play_nb(st, s, SRC.BODYGUARD, a, d, pa + sa, pd + sd):
+        if st.occ[s] == OC.BODYGUARD and offer_play_nb(st, s, SRC.BODYGUARD, a, d, pa, sa, pd, sd):
             reveal_occ_nb(st, s)
             if side == SIDE_ATT:
                 sa += 1
@@ -189,7 +196,7 @@ def fight_nb(st, a, d):
 
     # R8 Duelist: all supports (and supporters' bonuses) void, +1 to the Duelist
     du = usable_once_nb(st, OC.DUELIST)
-    if (du == a or du == d) and offer_play_nb(st, du, SRC.DUELIST, a, d, pa + sa, pd + sd):
+    if (du == a or du == d) and offer_play_nb(st, du, SRC.DUELIST, a, d, pa, sa, pd, sd):
         reveal_occ_nb(st, du)
         for s in range(n):
             if st.sup[s] != SIDE_NONE:
@@ -231,6 +238,7 @@ def fight_nb(st, a, d):
         st.dctx[DCTX_B] = d
         st.dctx[DCTX_X] = att
         st.dctx[DCTX_Y] = de
+        st.dctx[DCTX_U] = won  # after a Poison Ring (R5.6): the side that wins without the Mixer
         v = decide_nb(st, mx, DEC.MIXER, 3)
         if v >= 0:
             reveal_occ_nb(st, mx)

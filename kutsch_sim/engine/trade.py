@@ -106,7 +106,7 @@ def trade_nb(st, a, b, x, forced, name):
         accept = yes_no_nb(st, b, DEC.ACCEPT)
     if not accept:
         st.k_card[b, x] = a  # the receiver has seen the card
-        log_nb(st, EV.REJECT, a, b, x, 0)
+        log_nb(st, EV.REJECT, a, b, x, 1 if n_ret == 0 else 0)  # d = 1: R4.7 forced the reject
         return False
     move_known_nb(st, x, a, b)
     n_ret = return_options_nb(st, b, x, forced, name)
