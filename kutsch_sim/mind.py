@@ -45,27 +45,50 @@ def beliefs_at_end(result) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# bots that hold no beliefs: they never read the belief arrays (bots.params BOT_NAMES), so
+# the numbers the engine keeps for their seats mean nothing
+NO_BELIEFS = {"random": "no beliefs (random bot)", "first": "no beliefs (first-option bot)"}
+
+
 def format_beliefs(result) -> str:
     """A small table: each seat's belief (percent) that each other seat is a teammate, with
-    the truth marked (``*`` = really a teammate)."""
+    the truth marked (``*`` = really a teammate); at odd N also the seat's belief that its own
+    team is the minority, which comes from hard evidence only (R7: it decides a Drink of
+    Power, so the bots do not let soft evidence into it; bots.beliefs), unlike a smart bot's
+    teammate columns. Seats whose bot holds no beliefs (random, first) show none."""
     df = beliefs_at_end(result)
     n = result.config.players
-    head = "seat  bot      team         " + " ".join(f"{p:>5d}" for p in range(n))
-    if n % 2:
-        head += "  minority"
-    lines = ["Beliefs at the end (P teammate %, * = truly a teammate):", head]
+    odd = n % 2 == 1
+    head = f"{'seat':>4s}  {'bot':<8s} {'team':<12s} " + " ".join(f"{p:>4d} " for p in range(n))
+    if odd:
+        head += "  minority (hard)"
+    lines = ["Beliefs at the end (P teammate %, * = truly a teammate):", head.rstrip()]
+    bots = set(result.config.bots)
     for s in range(n):
         sub = df[df.seat == s].set_index("other")
+        r0 = sub.iloc[0]
+        line = f"{s:>4d}  {r0.bot:<8s} {r0.team:<12s} "
+        if r0.bot in NO_BELIEFS:
+            lines.append(line + NO_BELIEFS[r0.bot])
+            continue
         cells = []
         for p in range(n):
             if p == s:
-                cells.append("    -")
+                cells.append("   - ")
             else:
                 r = sub.loc[p]
                 cells.append(f"{100 * r.p_teammate:4.0f}" + ("*" if r.teammate else " "))
-        r0 = sub.iloc[0]
-        line = f"{s:>4d}  {r0.bot:<8s} {r0.team:<12s} " + " ".join(cells)
-        if n % 2:
-            line += f"  {100 * r0.p_minority:4.0f}%" + (" (is)" if r0.minority else " (isn't)")
-        lines.append(line)
+        line += " ".join(cells)
+        if odd:
+            line += f"  {100 * r0.p_minority:7.0f}% " + ("(is)" if r0.minority else "(isn't)")
+        lines.append(line.rstrip())
+    if odd:
+        lines.append("minority (hard) = P(own team is the minority) from hard evidence only (associations seen):")
+        lines.append("  the bots judge a Drink of Power (R7) by it" + (", while the teammate columns of smart bots"
+                                                                          if "smart" in bots else "."))
+        if "smart" in bots:
+            lines.append("  also weigh soft evidence (how seats play), so a row's two parts can seem to disagree.")
+    if "greedy" in bots:
+        lines.append("greedy bots hold hard evidence only: 100 or 0 for a seat whose association they have "
+                     "seen, else 50.")
     return "\n".join(lines)
