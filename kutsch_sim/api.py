@@ -98,8 +98,12 @@ class GameConfig:
 
     @property
     def config_id(self) -> int:
-        """A stable 32-bit id of the configuration; part of every game's random stream."""
-        key = f"{self.players}|{self.item_set}|{','.join(self.bots)}|{int(self.drink)}|{self.turn_cap}|"
+        """A stable 32-bit id of the configuration; part of every game's random stream.
+
+        The Drink of Power switch is left out (its place in the key always reads 1), so game g
+        with the Drink on and game g with it off (``--no-drink``) are the same deal from the same
+        stream: common random numbers, and the report's Drink comparison is paired by game."""
+        key = f"{self.players}|{self.item_set}|{','.join(self.bots)}|1|{self.turn_cap}|"
         key += self.variant_label
         return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "little")
 

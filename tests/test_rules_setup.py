@@ -123,3 +123,21 @@ def test_R2_3_deal_names_are_the_stamped_table() -> None:
     names = sorted({CARD_NAMES[c] for c in seen})
     assert names == sorted({"Key", "Goblet", "Secret Bag (Key)", "Secret Bag (Goblet)", "Black Pearl", "Dagger",
                             "Gloves", "Poison Ring", "Casting Knives", "Whip", "Privilege", "Monocle"})
+
+
+@pytest.mark.parametrize("n", [3, 5, 9])
+def test_R7_the_drink_switch_keeps_the_deal(n: int) -> None:
+    """R2 set-up does not depend on the Drink of Power switch: game g with the Drink on and with
+    it off (--no-drink) is the same deal (api.GameConfig.config_id), so the report compares the
+    two paired by game. Every event up to SETUP_DONE and the minority are equal."""
+    from kutsch_sim.api import play_game
+    from kutsch_sim.enums import EV, REC
+
+    on, off = GameConfig(n, "full", ("smart",)), GameConfig(n, "full", ("smart",), drink=False)
+    assert on.config_id == off.config_id
+    for game in range(10):
+        a, b = play_game(on, 4, game), play_game(off, 4, game)
+        ka = int(np.flatnonzero(a.events[:, 0] == EV.SETUP_DONE)[0])
+        kb = int(np.flatnonzero(b.events[:, 0] == EV.SETUP_DONE)[0])
+        assert ka == kb and (a.events[: ka + 1] == b.events[: kb + 1]).all()
+        assert a.record[REC.MINORITY] == b.record[REC.MINORITY]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .stats import LEVEL, newcombe_diff, wilson
+from .stats import LEVEL, newcombe_diff, wilson, z_value
 
 VERDICT_ORDER = {"clear": 0, "likely": 1, "noise": 2}
 COLUMNS = ["rank", "topic", "players", "subject", "estimate", "lo", "hi", "null", "n", "verdict", "sentence"]
@@ -38,9 +38,19 @@ class Candidate:
     n2: int | None = None
     pairs: int = 1  # comparisons this one was picked from (spreads)
     words: tuple = ()  # values the sentence needs
+    est: float | None = None  # an estimate made otherwise (stratified, paired), with ...
+    se: float | None = None  # ... its standard error: the interval is then normal
+
+
+def _from_table(d: float, lo: float, hi: float, level: float = LEVEL) -> tuple[float, float]:
+    """(estimate, standard error) from a table's symmetric normal interval at ``level``."""
+    return float(d), float(hi - lo) / (2 * z_value(level))
 
 
 def _interval(c: Candidate, level: float) -> tuple[float, float, float]:
+    if c.est is not None and c.se is not None:
+        h = z_value(level) * c.se
+        return c.est, c.est - h, c.est + h
     if c.n2 is None:
         lo, hi = wilson(c.w1, c.n1, level)
         return c.w1 / c.n1, float(lo), float(hi)
@@ -69,7 +79,8 @@ def _sentence(c: Candidate, est: float, lo: float, hi: float, verdict: str) -> s
     else:
         span = f"{_pts(lo)} to {_pts(hi)} points"
         tail = "not distinguishable from no difference" if verdict == "noise" else (
-            "a real difference" if verdict == "clear" else "probably real, but could be luck among this many checks")
+            "a real difference" if verdict == "clear" else
+            "passes the plain 95% test only, which some checks among this many pass by chance")
     at = f"At {c.players} players" if c.players else "Over all player counts"
     w = c.words
     if c.topic == "team balance":
@@ -86,7 +97,8 @@ def _sentence(c: Candidate, est: float, lo: float, hi: float, verdict: str) -> s
                 f"how often a team wins by {abs(100 * est):.1f} points ({span}; {c.n1:,} and {c.n2:,} games)")
     elif c.topic == "Loge holder":
         body = (f"{at} a player who held the Loge at some point wins {_pct(w[0])}, one who never "
-                f"held it {_pct(w[1])}: {_pts(est)} points ({span})")
+                f"held it {_pct(w[1])}: {_pts(est)} points ({span}; descriptive, not the effect of holding "
+                f"it: every solo winner held it, and who comes to hold it is decided in play)")
     elif c.topic in ("seat", "occupation"):
         body = (f"{at} {w[0]} wins {_pct(w[1])} and {w[2]} {_pct(w[3])}: a spread of "
                 f"{100 * est:.1f} points ({span}, widened for picking the extremes of {w[4]})")
@@ -127,7 +139,9 @@ def candidates(t: dict[str, pd.DataFrame]) -> list[Candidate]:
             out.append(Candidate("minority vs majority", int(players), "all item sets", int(row["minority"]), n))
     d = t["drink_effect"]
     for r in d[(d["item_set"] == "all") & (d["team"] == "minority")].itertuples():
-        out.append(Candidate("Drink of Power", r.players, "minority team", r.wins_on, r.n_on, r.wins_off, r.n_off))
+        est, se = _from_table(r.diff, r.diff_lo, r.diff_hi) if r.paired else (None, None)
+        out.append(Candidate("Drink of Power", r.players, "minority team", r.wins_on, r.n_on, r.wins_off, r.n_off,
+                             est=est, se=se))
     lt = t["loge_team"]
     for r in lt[lt["outcome"] == "team"].itertuples():
         out.append(Candidate("Loge in the deck", r.players, f"{r.set_without} → {r.set_with}", r.wins_with,
@@ -146,8 +160,16 @@ def candidates(t: dict[str, pd.DataFrame]) -> list[Candidate]:
     c = _spread(t["occupations"], "occupation", lambda s: f"the {s}", "occupation")
     if c:
         out.append(c)
-    for r in t["start_items"].itertuples():
-        out.append(Candidate("starting item", 0, r.item, r.wins_with, r.n_with, r.wins_without, r.n_without))
+    ob = t.get("occupations_by_players")
+    if ob is not None and ob["players"].nunique() > 1:  # the strongest occupation depends on the count
+        for _players, f in ob.groupby("players"):
+            c = _spread(f, "occupation", lambda s: f"the {s}", "occupation")
+            if c:
+                out.append(c)
+    for r in t["start_items"].itertuples():  # stratified by player count (seats.start_item_rates)
+        est, se = _from_table(r.diff, r.diff_lo, r.diff_hi)
+        out.append(Candidate("starting item", 0, r.item, r.wins_with, r.n_with, r.wins_without, r.n_without,
+                             est=est, se=se))
     out += _added_balance(t["order_share"], t["added_items"])
     return [c for c in out if c.n1 > 0]
 
@@ -175,7 +197,7 @@ def rank_findings(t: dict[str, pd.DataFrame], level: float = LEVEL) -> pd.DataFr
     Columns: rank, topic, players (0 = pooled), subject, estimate, lo, hi (at ``level``,
     widened for spreads), null (0.5 or 0), n (games or seat-games behind the first rate),
     verdict (``clear``/``likely``/``noise``), sentence. Sorted by verdict, then by distance
-    of the estimate from the null.
+    of the estimate from the null in half-widths of its interval (the strength of the evidence).
     """
     cands = candidates(t)
     m = max(len(cands), 1)
@@ -195,7 +217,9 @@ def rank_findings(t: dict[str, pd.DataFrame], level: float = LEVEL) -> pd.DataFr
         return pd.DataFrame(columns=COLUMNS)
     out = pd.DataFrame(rows)
     out["_v"] = out["verdict"].map(VERDICT_ORDER)
-    out["_d"] = (out["estimate"] - out["null"]).abs()
+    # evidence, not size: the distance from the null in units of the interval's half-width
+    half = ((out["hi"] - out["lo"]) / 2).replace(0, np.nan)
+    out["_d"] = ((out["estimate"] - out["null"]).abs() / half).fillna(0.0)
     out = out.sort_values(["_v", "_d"], ascending=[True, False], ignore_index=True).drop(columns=["_v", "_d"])
     out.insert(0, "rank", np.arange(1, len(out) + 1))
     return out[COLUMNS]
@@ -214,8 +238,9 @@ def summary(findings: pd.DataFrame, noise_examples: int = 3) -> tuple[str, list[
     verdicts = findings["verdict"].value_counts()
     intro = (f"{n_all} effects were checked: {verdicts.get('clear', 0)} are clear, {verdicts.get('likely', 0)} "
              f"likely (their 95% interval excludes no effect, but among {n_all} checks about "
-             f"{0.05 * n_all:.0f} such hits are expected by luck alone), and {verdicts.get('noise', 0)} are "
-             "not distinguishable from noise. The strongest case of each kind, most certain first:")
+             f"{0.05 * n_all:.0f} such hits would be expected by luck alone if no effect were real), and "
+             f"{verdicts.get('noise', 0)} are not distinguishable from noise. The strongest case of each kind, "
+             "the strongest evidence first:")
     real = []
     for topic, group in findings[findings["verdict"] != "noise"].groupby("topic", sort=False):
         r = group.iloc[0]
@@ -223,7 +248,7 @@ def summary(findings: pd.DataFrame, noise_examples: int = 3) -> tuple[str, list[
         more = f" ({len(group)} of {total} such checks are clear or likely.)" if total > 1 else ""
         real.append(f"**{topic}** ({r.verdict}): {r.sentence}{more}")
     if not real:
-        intro = intro.removesuffix(" The strongest case of each kind, most certain first:")
+        intro = intro.removesuffix(" The strongest case of each kind, the strongest evidence first:")
     noise = findings[findings["verdict"] == "noise"]
     if len(noise) == 0:
         return intro, real, "", []

@@ -25,7 +25,7 @@ from .data import (
     seat_frame,
     standard_runs,
 )
-from .stats import LEVEL, diff_frame, grouped_rates, rate_frame
+from .stats import LEVEL, diff_frame, grouped_rates, rate_frame, z_value
 
 
 def _long(df: pd.DataFrame, seats: pd.DataFrame | None) -> pd.DataFrame:
@@ -88,27 +88,49 @@ def start_item_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level:
     the starting hand. Columns: [players], item (display name), n/wins/rate/lo/hi ``_with``
     and ``_without``, diff (with - without), diff_lo, diff_hi. Kinds no seat started with
     (the unstamped items, R2.3) are left out.
+
+    Pooled over player counts (``by_players=False``) the raw rates are shown as they are, but
+    ``diff`` is stratified: the per-count differences averaged with the weights of the seats
+    that started with the item (its effect on the seats that hold it), with a normal interval
+    from the per-count variances. A naive pooled difference would mix in the player count:
+    who holds a kind depends on the count (no Black Pearl at 3 players, where a seat wins
+    most; one Secret Bag a game, so a larger share of the seats at small counts), which once
+    turned the Casting Knives' -0.2 points into +0.4.
     """
     s = _long(df, seats)
     items = s["items"].to_numpy(np.int64)
     win = s["win"].to_numpy(bool)
-    if by_players:
-        counts = np.unique(s["players"].to_numpy())
-        group = np.searchsorted(counts, s["players"].to_numpy())
-    else:
-        counts, group = np.array([0]), np.zeros(len(s), dtype=np.int64)
+    counts = np.unique(s["players"].to_numpy())
+    group = np.searchsorted(counts, s["players"].to_numpy())
     masks = kind_card_masks()
     base = group * 4 + win
+    z = z_value(level)
     parts = []
     for k in range(N_KINDS):
         c = _split_counts(group, len(counts), (items & masks[k]) != 0, base=base)
-        with_k = pd.DataFrame({"n": c[:, 1].sum(axis=1), "wins": c[:, 1, 1]})
-        without = pd.DataFrame({"n": c[:, 0].sum(axis=1), "wins": c[:, 0, 1]})
-        r = diff_frame(with_k, without, level, ("_with", "_without"))
-        r.insert(0, "item", ITEM_NAMES[k])
         if by_players:
+            with_k = pd.DataFrame({"n": c[:, 1].sum(axis=1), "wins": c[:, 1, 1]})
+            without = pd.DataFrame({"n": c[:, 0].sum(axis=1), "wins": c[:, 0, 1]})
+            r = diff_frame(with_k, without, level, ("_with", "_without"))
+            r.insert(0, "item", ITEM_NAMES[k])
             r.insert(0, "players", counts)
-        parts.append(r[r["n_with"] > 0])
+            parts.append(r[r["n_with"] > 0])
+            continue
+        n1, w1 = c[:, 1].sum(axis=1).astype(float), c[:, 1, 1].astype(float)
+        n0, w0 = c[:, 0].sum(axis=1).astype(float), c[:, 0, 1].astype(float)
+        ok = (n1 > 0) & (n0 > 0)
+        if not ok.any():
+            continue
+        p1, p0 = w1[ok] / n1[ok], w0[ok] / n0[ok]
+        wt = n1[ok] / n1[ok].sum()
+        d = float((wt * (p1 - p0)).sum())
+        h = z * float(np.sqrt((wt**2 * (p1 * (1 - p1) / n1[ok] + p0 * (1 - p0) / n0[ok])).sum()))
+        with_k = pd.DataFrame({"n": [int(n1.sum())], "wins": [int(w1.sum())]})
+        without = pd.DataFrame({"n": [int(n0.sum())], "wins": [int(w0.sum())]})
+        r = diff_frame(with_k, without, level, ("_with", "_without"))
+        r["diff"], r["diff_lo"], r["diff_hi"] = d, d - h, d + h
+        r.insert(0, "item", ITEM_NAMES[k])
+        parts.append(r)
     out = pd.concat(parts, ignore_index=True)
     if by_players:
         return out.sort_values(["players", "diff"], ascending=[True, False], ignore_index=True)

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .plots import set_order
+from .stats import newcombe_diff
 
 
 @dataclass
@@ -114,6 +115,12 @@ def outcome_section(t: dict[str, pd.DataFrame], games: pd.DataFrame, img: str | 
     return sec
 
 
+def _sets(frame: pd.DataFrame) -> str:
+    """The item sets of a table's per-set rows, for a caption ("basic, full")."""
+    sets = [x for x in dict.fromkeys(frame["item_set"].astype(str)) if x != "all"]
+    return ", ".join(sets) if sets else "none"
+
+
 def drink_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
     m, e, u = t["minority"], t["drink_effect"], t["drink_usage"]
     sec = Section("Drink of Power", csv=["minority.csv", "drink_effect.csv", "drink_usage.csv"])
@@ -131,30 +138,56 @@ def drink_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
     disp = m[m["item_set"] == "all"].copy()
     disp["win rate"] = _cells(disp)
     disp = disp.pivot(index="players", columns="team", values="win rate")[["minority", "majority"]].reset_index()
-    sec.table("Win rate of the smaller (minority) and larger team, Drink of Power on, item sets pooled", disp)
+    sec.table(f"Win rate of the smaller (minority) and larger team, Drink of Power on, item sets pooled ({_sets(m)})",
+              disp)
     if len(e) == 0:
         sec.para("There are no runs with the Drink of Power switched off (`--no-drink`), so its effect "
                  "cannot be measured.")
     else:
         f = e[(e["item_set"] == "all") & (e["team"] == "minority")]
+        paired = bool(e["paired"].all())
+        how = ("the same deals played with the Drink switched off (`--no-drink`; each game paired with its twin: "
+               "the same associations, occupations and hands, so the interval is that of the paired differences)"
+               if paired else "games played with the Drink switched off (`--no-drink`; other deals)")
         sec.para(
-            "Compared with the same games played with the Drink switched off (`--no-drink`), the Drink changes the "
-            "smaller team's win rate by " + ", ".join(
+            f"Compared with {how}, the Drink changes the smaller team's win rate by " + ", ".join(
                 f"{diff_cell(r.diff, r.diff_lo, r.diff_hi)} points at {r.players}" for r in f.itertuples())
             + " players (difference, 95% interval; an interval that includes 0 means no measurable effect).")
+        both = e[e["item_set"] == "all"].pivot(index="players", columns="team")
+        gaps = []
+        for p, r in both.iterrows():
+            gap_off = r[("rate_off", "majority")] - r[("rate_off", "minority")]
+            gap_on = r[("rate_on", "majority")] - r[("rate_on", "minority")]
+            if gap_off > 0:
+                gaps.append(f"{100 * (1 - gap_on / gap_off):.0f}% at {p}")
+        if gaps:
+            sec.para("How much of the gap between the two teams' win rates the Drink closes (1 - gap with it / gap "
+                     "without it): " + ", ".join(gaps) + " players; 100% would make the teams even, a negative share is a wider gap, and "
+                     "where the difference above includes 0 the share is within the noise.")
         d = e[e["item_set"] == "all"].copy()
         d = pd.DataFrame({"players": d["players"], "team": d["team"],
                           "games on / off": [f"{a:,} / {b:,}" for a, b in zip(d["n_on"], d["n_off"], strict=True)],
                           "with Drink": _cells(d, suffix="_on"), "without Drink": _cells(d, suffix="_off"),
                           "difference (points)": _dcells(d)})
-        sec.table("Drink of Power on minus off (item sets with both kinds of runs, pooled)", d)
+        sec.table(f"Drink of Power on minus off, item sets pooled ({_sets(e)}: those with both kinds of runs)"
+                  + ("; paired by game" if paired else ""), d)
     if len(u):
         uu = u[u["item_set"] == "all"].copy()
         uu["cell"] = _cells(uu)
         disp = uu.pivot(index="players", columns="measure", values="cell")
         disp = disp[[c for c in u["measure"].unique() if c in disp.columns]].reset_index()
-        sec.para("How often the Drink was part of a declaration (share, 95% interval):")
-        sec.table("Use of the Drink of Power", disp)
+        fail = uu[uu["measure"] == "Drink declarations that failed"]
+        if len(fail):
+            sec.para(
+                "A declaration with the Drink fails when the declarer's team is in fact the larger one (or a named "
+                "teammate or an item is missing), and a failed declaration hands the win to the other team -- "
+                "mostly the smaller one. Share of Drink declarations "
+                "that failed: " + ", ".join(f"{pct(r.rate)} at {r.players}" for r in fail.itertuples())
+                + " players; these games count among the smaller team's wins with the Drink on, so part of the "
+                "Drink's measured effect is the larger team's mistakes, not the smaller team's use of it.")
+        sec.table("Use of the Drink of Power (share, 95% interval): of the games won by a team declaration, those "
+                  "that used the Drink; of the games the smaller team won, those it won by declaring with the "
+                  "Drink; of the declarations with the Drink, those that failed", disp)
     return sec
 
 
@@ -174,6 +207,28 @@ def loge_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
     d["cell"] = _cells(d)
     sec.table("Loge solo-win rate", d.pivot(index="players", columns="item_set", values="cell")
                        .reset_index())
+    sets = list(dict.fromkeys(solo.sort_values("n", ascending=False)["item_set"]))
+    if len(sets) > 1:
+        ref = "basic+Loge" if "basic+Loge" in sets else sets[0]
+        rows = []
+        for p, g in solo.groupby("players"):
+            g = g.set_index("item_set")
+            if ref not in g.index:
+                continue
+            a = g.loc[ref]
+            row = {"players": p}
+            for other in sets:
+                if other != ref and other in g.index:
+                    b = g.loc[other]
+                    dd, lo, hi = newcombe_diff(b["wins"], b["n"], a["wins"], a["n"])
+                    row[f"{other} minus {ref}"] = diff_cell(float(dd), float(lo), float(hi))
+            if len(row) > 1:
+                rows.append(row)
+        if rows:
+            sec.para(f"Which item sets make the Loge stronger: the solo-win rate of each other set with the Loge "
+                     f"minus that of `{ref}` (points, Newcombe 95% interval; an interval without 0 is a "
+                     "difference beyond the noise of these games):")
+            sec.table(f"Loge solo-win rate by item set, minus {ref}", pd.DataFrame(rows))
     if len(team) == 0:
         sec.para("No item-set pair with and without the Loge (e.g. `basic` and `basic+Loge`) was run, so "
                  "its effect on the teams cannot be measured.")
@@ -236,6 +291,22 @@ def occupation_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
     disp = pd.DataFrame({"occupation": o["occupation"], "seat-games": o["n"].map(_n), "win rate": _cells(o),
                          "vs average seat (points)": [f"{100 * x:+.1f}" for x in o["excess"]]})
     sec.table("Win rate by starting occupation", disp.iloc[np.argsort(-o["rate"].to_numpy(), kind="stable")])
+    ob = t.get("occupations_by_players")
+    if ob is not None and len(ob) and ob["players"].nunique() > 1:
+        best_by = ob.loc[ob.groupby("players")["excess"].idxmax()]
+        worst_by = ob.loc[ob.groupby("players")["excess"].idxmin()]
+        sec.para(
+            "The pooled order hides how much it depends on the player count. Strongest per count: "
+            + ", ".join(f"{r.players}: {r.occupation} ({100 * r.excess:+.1f})" for r in best_by.itertuples())
+            + "; weakest: "
+            + ", ".join(f"{r.players}: {r.occupation} ({100 * r.excess:+.1f})" for r in worst_by.itertuples())
+            + " (points against the average seat at that count; intervals in `occupations_by_players.csv`).")
+        piv = ob.pivot(index="occupation", columns="players", values="excess")
+        piv = piv.loc[o.sort_values("rate", ascending=False)["occupation"]]
+        cells = piv.map(lambda x: "" if pd.isna(x) else f"{100 * x:+.1f}")
+        cells.columns = [str(c) for c in cells.columns]
+        sec.table("Occupation win rate minus the average seat (points), per player count",
+                  cells.reset_index())
     return sec
 
 
@@ -245,14 +316,17 @@ def start_item_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
     if len(s) == 0:
         sec.para("No starting-hand data.")
         return sec
-    sec.para("Win rate of players who started with a card of each kind against those who did not (all "
-             "player counts pooled; per count in `start_items_by_players.csv`). A Key helps an Order player "
-             "and a Goblet a Brotherhood player, so these mix both teams.")
+    sec.para("Win rate of players who started with a card of each kind against those who did not, all "
+             "player counts pooled (per count in `start_items_by_players.csv`). The two rates are the raw "
+             "pooled ones; the difference is the per-count differences averaged with the weights of the seats "
+             "that held the item, because who holds a kind depends on the count (no Black Pearl at 3 players, "
+             "one Secret Bag a game), and the raw gap would mix in how well seats do at each count. A Key helps "
+             "an Order player and a Goblet a Brotherhood player, so these mix both teams.")
     sec.image(img, "Win rate with each starting item minus without")
     disp = pd.DataFrame({"item": s["item"], "seat-games with it": s["n_with"].map(_n),
                          "win rate with": _cells(s, suffix="_with"), "without": _cells(s, suffix="_without"),
                          "difference (points)": _dcells(s)})
-    sec.table("Win rate by starting item", disp)
+    sec.table("Win rate by starting item (difference: stratified by player count)", disp)
     return sec
 
 

@@ -162,3 +162,16 @@ def covers(lo: ArrayLike, hi: ArrayLike, value: float) -> np.ndarray:
     """True where the interval ``[lo, hi]`` contains ``value`` (or is undefined)."""
     lo_a, hi_a = np.asarray(lo, float), np.asarray(hi, float)
     return ~((lo_a > value) | (hi_a < value))
+
+
+def paired_diff(x: ArrayLike, y: ArrayLike, level: float = LEVEL) -> tuple[float, float, float]:
+    """Mean of ``x - y`` over paired 0/1 outcomes (the same game played two ways) with a normal
+    interval from the pairs' own spread: ``(diff, lo, hi)``; NaN without pairs. With the tens of
+    thousands of pairs of a study the normal interval is accurate; pairing removes the deal's
+    share of the variance, so it is narrower than Newcombe's for independent samples."""
+    d = np.asarray(x, float) - np.asarray(y, float)
+    if len(d) == 0:
+        return float("nan"), float("nan"), float("nan")
+    m = float(d.mean())
+    h = z_value(level) * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
+    return m, m - h, m + h

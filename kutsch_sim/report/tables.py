@@ -28,7 +28,7 @@ from .data import (
     standard_runs,
     standard_variant,
 )
-from .stats import LEVEL, diff_frame, grouped_rates
+from .stats import LEVEL, diff_frame, grouped_rates, paired_diff
 
 KEYS = ["players", "item_set"]
 RATE_COLS = ["n", "wins", "rate", "lo", "hi"]
@@ -106,31 +106,57 @@ def minority_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True).sort_values(KEYS + ["team"], ignore_index=True)
 
 
+def _deal_key(frame: pd.DataFrame) -> np.ndarray:
+    """uint64 hash of each game's deal: every seat's team, occupation and starting items."""
+    cols = [c for c in frame.columns if c.split("_")[0] in ("team", "occ", "items") and c.split("_")[-1].isdigit()]
+    return pd.util.hash_pandas_object(frame[cols].astype(str), index=False).to_numpy()
+
+
 def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     """Drink of Power on minus off (``--no-drink`` runs) at odd counts, per team.
 
     Only player count x item set cells that have games both ways; ``all`` pools those.
     Columns: players, item_set, team, n_on, wins_on, rate_on, lo_on, hi_on, n_off, ...,
-    diff (on - off), diff_lo, diff_hi. Empty (with these columns) if there are no off runs.
+    diff (on - off), diff_lo, diff_hi, paired. ``paired``: every game on has its twin off
+    (same seed, game index and deal: api.GameConfig.config_id leaves the switch out), and the
+    difference is the mean over those pairs with their own interval (:func:`.stats.paired_diff`);
+    otherwise Newcombe's interval for independent samples. Empty (with these columns) if there
+    are no off runs.
     """
     d = normalize(df)
+    seat_cols = [c for c in d.columns if c.split("_")[0] in ("team", "occ", "items") and c.split("_")[-1].isdigit()]
     d = d.loc[(d["variant"] == standard_variant(d)).to_numpy() & odd(d["players"]),
-              KEYS + ["drink", "winner", "minority"]]
+              KEYS + ["seed", "game", "drink", "winner", "minority"] + seat_cols]
     g = d.groupby(KEYS, observed=True, sort=True)
     both_ways = g["drink"].nunique().to_numpy() == 2  # per cell, in ngroup order
     d = d[both_ways[g.ngroup().to_numpy()]] if len(d) else d
     cols = KEYS + ["team"] + [f"{c}_{s}" for s in ("on", "off") for c in RATE_COLS] + [
-        "diff", "diff_lo", "diff_hi"]
+        "diff", "diff_lo", "diff_hi", "paired"]
     if len(d) == 0:
         return pd.DataFrame(columns=cols)
     w, m = _winner(d), _minority(d)
     on = d["drink"].to_numpy(bool)
+    # twins: the same (players, item set, seed, game) and deal both ways
+    key = pd.DataFrame({"players": d["players"].to_numpy(), "item_set": d["item_set"].astype(str).to_numpy(),
+                        "seed": d["seed"].to_numpy(), "game": d["game"].to_numpy(), "deal": _deal_key(d),
+                        "row": np.arange(len(d))})
+    twins = key[on].merge(key[~on], on=["players", "item_set", "seed", "game", "deal"], suffixes=("_on", "_off"))
     parts = []
     for team, won in (("minority", (m >= 0) & (w == m)), ("majority", _is_team(w) & (m >= 0) & (w != m))):
         a = _rates(d.loc[on, KEYS], KEYS, won[on], level=level)
         b = _rates(d.loc[~on, KEYS], KEYS, won[~on], level=level)
         b = a[KEYS].merge(b, on=KEYS, how="left").fillna({"n": 0, "wins": 0})
         r = pd.concat([a[KEYS], diff_frame(a, b, level, ("_on", "_off"))], axis=1)
+        r["paired"] = False
+        for i, row in r.iterrows():
+            sel = twins["players"] == row["players"]
+            if row["item_set"] != "all":
+                sel &= twins["item_set"] == row["item_set"]
+            pairs = twins[sel]
+            if len(pairs) and len(pairs) == row["n_on"] == row["n_off"]:
+                x, y = won[pairs["row_on"].to_numpy()], won[pairs["row_off"].to_numpy()]
+                r.loc[i, ["diff", "diff_lo", "diff_hi"]] = paired_diff(x, y, level)
+                r.loc[i, "paired"] = True
         r.insert(2, "team", team)
         parts.append(r)
     return pd.concat(parts, ignore_index=True)[cols].sort_values(KEYS + ["team"], ignore_index=True)
