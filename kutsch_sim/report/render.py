@@ -88,7 +88,9 @@ def _header(df: pd.DataFrame, std: pd.DataFrame, title: str, command: str | None
     sec = Section(title)
     sec.para(f"**Produced by:** `{cmd}`")
     if manifest:
-        facts = {k: v for k, v in manifest.items() if isinstance(v, (str, int, float, bool)) and k != "command"}
+        # 'report' is a path relative to where the run was made: wrong once the report is copied
+        facts = {k: v for k, v in manifest.items()
+                 if isinstance(v, (str, int, float, bool)) and k not in ("command", "report")}
         sec.bullets([f"{k}: `{v}`" for k, v in list(facts.items())[:12]])
     if len(df) == 0:
         sec.para("**Data:** no games.")
@@ -106,9 +108,13 @@ def _header(df: pd.DataFrame, std: pd.DataFrame, title: str, command: str | None
         f"every table except the Drink-of-Power comparison, which also uses the {off:,} games played with the "
         "Drink switched off." + (f" **{errors:,} games ended in an engine error.**" if errors else ""))
     sec.para(
-        "**How to read the numbers:** every rate comes with its 95% Wilson score interval, every difference "
-        "with Newcombe's 95% interval. An interval that covers 50% (for a balance between two sides) or 0 (for "
-        "a difference) means these games cannot tell the effect apart from chance.")
+        "**How to read the numbers:** every rate comes with its 95% Wilson score interval, and a difference "
+        "with Newcombe's 95% interval unless its table says otherwise (the Drink of Power comparison is paired "
+        "game by game when the runs with and without it share their deals; the starting items' differences "
+        "are averaged over the player counts). An interval that covers 50% (for a balance between two sides) or "
+        "0 (for a difference) means these games cannot tell the effect apart from chance. Seats of one game "
+        "win and lose together, so intervals over seat-games (seats, occupations, items) are a little "
+        "narrower than they should be (by up to about 15% where teams are small).")
     return sec
 
 
