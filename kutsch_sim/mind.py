@@ -53,15 +53,16 @@ NO_BELIEFS = {"random": "no beliefs (random bot)", "first": "no beliefs (first-o
 def format_beliefs(result) -> str:
     """A small table: each seat's belief (percent) that each other seat is a teammate, with
     the truth marked (``*`` = really a teammate); at odd N also the seat's belief that its own
-    team is the minority, which comes from hard evidence only (R7: it decides a Drink of
-    Power, so the bots do not let soft evidence into it; bots.beliefs), unlike a smart bot's
-    teammate columns. Seats whose bot holds no beliefs (random, first) show none."""
+    team is the minority, the one it judges a Drink of Power by (R7): from hard evidence only
+    for greedy bots, and for smart bots the lower of that and the estimate from all evidence
+    (bots.beliefs.refresh_cards_nb), so it can disagree with a smart bot's teammate columns.
+    Seats whose bot holds no beliefs (random, first) show none."""
     df = beliefs_at_end(result)
     n = result.config.players
     odd = n % 2 == 1
     head = f"{'seat':>4s}  {'bot':<8s} {'team':<12s} " + " ".join(f"{p:>4d} " for p in range(n))
     if odd:
-        head += "  minority (hard)"
+        head += "  minority (Drink)"
     lines = ["Beliefs at the end (P teammate %, * = truly a teammate):", head.rstrip()]
     bots = set(result.config.bots)
     for s in range(n):
@@ -83,11 +84,11 @@ def format_beliefs(result) -> str:
             line += f"  {100 * r0.p_minority:7.0f}% " + ("(is)" if r0.minority else "(isn't)")
         lines.append(line.rstrip())
     if odd:
-        lines.append("minority (hard) = P(own team is the minority) from hard evidence only (associations seen):")
-        lines.append("  the bots judge a Drink of Power (R7) by it" + (", while the teammate columns of smart bots"
-                                                                          if "smart" in bots else "."))
+        lines.append("minority (Drink) = P(own team is the minority), by which a bot judges a Drink of Power (R7):")
+        lines.append("  from hard evidence only (associations seen)" + (";" if "smart" in bots else "."))
         if "smart" in bots:
-            lines.append("  also weigh soft evidence (how seats play), so a row's two parts can seem to disagree.")
+            lines.append("  a smart bot takes the lower of that and its estimate from all evidence (how seats play),")
+            lines.append("  so a row's two parts can seem to disagree.")
     if "greedy" in bots:
         lines.append("greedy bots hold hard evidence only: 100 or 0 for a seat whose association they have "
                      "seen, else 50.")

@@ -114,6 +114,32 @@ def test_hard_evidence_and_soft_evidence():
     assert team[3] == pytest.approx(2 / 3)
 
 
+def test_minority_belief_is_the_lower_of_hard_and_all_evidence():
+    """R7: 9 players, seat 0 (Order) has seen 4 Brotherhood seats. From hard evidence alone its
+    team is the minority with P = 4/5 (the box holds the Order card 1 time in 5). Soft evidence
+    that the 4 unseen seats are its teammates makes a 5-seat Order, the majority, likelier: the
+    bot's P(minority) is the lower estimate, never above the hard one."""
+    n = 9
+    asg = np.zeros(A_MAX, np.int32)
+    na = make_assignments_nb(n, asg)
+    kas = np.full(10, -1, np.int8)
+    kas[0] = ORDER
+    for q in (1, 2, 3, 4):
+        kas[q] = 1 - ORDER
+    team, w, minor = np.zeros(10), np.zeros(A_MAX), np.zeros(10)
+    refresh_nb(n, 0, na, asg, np.zeros(A_MAX), np.zeros(A_MAX), kas, 1.0, w, team, minor)
+    assert minor[0] == pytest.approx(0.8)
+    pub = np.zeros(A_MAX)
+    for i in range(na):
+        a = int(asg[i])
+        pub[i] = 0.8 * sum(((a >> q) & 1) == ((a >> 0) & 1) for q in (5, 6, 7, 8))  # 5..8 look like seat 0's
+    refresh_nb(n, 0, na, asg, pub, np.zeros(A_MAX), kas, 1.0, w, team, minor)
+    assert minor[0] < 0.7
+    pub = -pub  # evidence the other way: the hard estimate stays the bound
+    refresh_nb(n, 0, na, asg, pub, np.zeros(A_MAX), kas, 1.0, w, team, minor)
+    assert minor[0] == pytest.approx(0.8)
+
+
 # ------------------------------------------------------------------ whole games
 @pytest.mark.parametrize("n", range(3, 11))
 def test_games_keep_invariants(n):

@@ -66,16 +66,17 @@ def test_R8_hypnotist_line_names_the_seat_and_voids_only_a_support_given() -> No
     assert seen[True] and seen[False], seen
 
 
-def test_beliefs_table_says_the_minority_column_is_hard_evidence_only() -> None:
-    """R7: bots judge a Drink of Power from hard evidence only (bots.beliefs), while the smart
-    bots' teammate columns weigh soft evidence too; the table must say which is which, and
+def test_beliefs_table_says_what_the_minority_column_is() -> None:
+    """R7: bots judge a Drink of Power by their P(minority): hard evidence only (greedy), the
+    lower of the hard-only and the all-evidence estimates (smart; bots.beliefs), while the
+    smart bots' teammate columns weigh all evidence; the table must say which is which, and
     stay within 100 columns up to 9 players."""
     for n, seed in ((5, 3), (9, 2)):
         r = play_game(GameConfig(n, "full", ("smart",)), seed, 0)
         text = format_beliefs(r)
         lines = text.splitlines()
-        assert "minority (hard)" in lines[1]
-        assert "hard evidence only" in text and "soft evidence" in text
+        assert "minority (Drink)" in lines[1]
+        assert "hard evidence only" in text and "takes the lower of that and its estimate from all evidence" in text
         assert max(len(ln) for ln in lines) <= 100, text
     # even N has no minority column and no legend for it
     assert "minority" not in format_beliefs(play_game(GameConfig(4, "full", ("smart",)), 2, 0))
