@@ -128,7 +128,7 @@ def test_R4_7_bag_for_bag_must_reject() -> None:
     # seat 1's only item is the other Bag: it must reject, even if it would accept (random bots)
     for bots in ("first", "random"):
         out = run(BAGS, ["0 trade 1 BagKey"], turns=1, bots=bots)
-        assert rows(out)[:2] == [("offer", 0, 1, 6, 0), ("reject", 0, 1, 6, 0)]
+        assert rows(out)[:2] == [("offer", 0, 1, 6, 0), ("reject", 0, 1, 6, 1)]  # d = 1: R4.7 forced it
         assert out.hand(1) == ["BagGoblet"]
 
 

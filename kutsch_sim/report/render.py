@@ -106,7 +106,12 @@ def _header(df: pd.DataFrame, std: pd.DataFrame, title: str, command: str | None
         f"bot profiles {', '.join(bots) or 'not recorded'}; {df['seed'].nunique()} master seed(s). "
         f"{len(std):,} games use the standard rules (base variant, Drink of Power on at odd counts) and make up "
         f"every table except the Drink-of-Power comparison, which also uses the {off:,} games played with the "
-        "Drink switched off." + (f" **{errors:,} games ended in an engine error.**" if errors else ""))
+        "Drink switched off."
+        + (" No item set with the Coat (the item) is played at 10 players, where the Coat is not used (R2.3)."
+           if 10 in counts and any("Coat" in x.replace("Coat of Armor", "") for x in sets) else "")
+        + " (The Coat, a trade-effect item, is not the Coat of Armor of the Loge, the solo-victory item.)"
+        * any("Coat" in x for x in sets)
+        + (f" **{errors:,} games ended in an engine error.**" if errors else ""))
     sec.para(
         "**How to read the numbers:** every rate comes with its 95% Wilson score interval, and a difference "
         "with Newcombe's 95% interval unless its table says otherwise (the Drink of Power comparison is paired "
