@@ -100,11 +100,13 @@ class GameConfig:
     def config_id(self) -> int:
         """A stable 32-bit id of the configuration; part of every game's random stream.
 
-        The Drink of Power switch is left out (its place in the key always reads 1), so game g
-        with the Drink on and game g with it off (``--no-drink``) are the same deal from the same
-        stream: common random numbers, and the report's Drink comparison is paired by game."""
-        key = f"{self.players}|{self.item_set}|{','.join(self.bots)}|1|{self.turn_cap}|"
-        key += self.variant_label
+        The Drink of Power switch and the rule variants are left out (their places in the key
+        always read 1 and ``base``), so game g with the Drink on and off (``--no-drink``), or under
+        the base rules and a variant, starts from the same stream: the same deal (except the
+        advanced 3-player game, which deals association cards its own way) and the same play
+        until the switch first matters. Common random numbers: the report compares such runs
+        game by game."""
+        key = f"{self.players}|{self.item_set}|{','.join(self.bots)}|1|{self.turn_cap}|base"
         return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "little")
 
     @property

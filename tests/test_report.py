@@ -240,6 +240,34 @@ def test_newcombe_published_values(a, m, b, n, d, lo, hi):
     assert got[1] == pytest.approx(lo, abs=5e-5) and got[2] == pytest.approx(hi, abs=5e-5)
 
 
+@pytest.mark.parametrize(("a", "b", "c", "d", "lo", "hi"), [
+    # Cavo et al. 2012, the worked example of Fagerland, Lydersen & Laake, "Statistical Analysis of
+    # Contingency Tables", ch. 8 (Newcombe square-and-add): -0.0621 (-0.1186 to -0.0046)
+    (59, 6, 16, 80, -0.1186, -0.0046),
+])
+def test_newcombe_paired_published_values(a, b, c, d, lo, hi):
+    from kutsch_sim.report.stats import newcombe_paired
+
+    est, got_lo, got_hi = newcombe_paired(a, b, c, d)
+    assert est == pytest.approx((b - c) / (a + b + c + d))
+    assert (got_lo, got_hi) == pytest.approx((lo, hi), abs=5e-4)
+
+
+def test_newcombe_paired_matches_the_normal_interval_with_many_pairs_and_is_honest_with_few():
+    from kutsch_sim.report.stats import newcombe_paired, paired_diff
+
+    n, b, c = 10_000, 300, 200
+    est, lo, hi = newcombe_paired(5000, b, c, n - 5000 - b - c)
+    half = 1.959964 * np.sqrt(((b + c) / n - est**2) / n)
+    assert (lo, hi) == pytest.approx((est - half, est + half), abs=2e-4)
+    # 4 games changed, all one way, of 2,000: a normal interval would exclude 0, this one does not
+    x = np.zeros(2000, bool)
+    x[:4] = True
+    est, lo, hi = paired_diff(x, np.zeros(2000, bool))
+    assert est == pytest.approx(0.002) and lo < 0 < hi < 0.01
+    assert paired_diff(x, x)[1] < 0 < paired_diff(x, x)[2]  # no discordant pair: an interval around 0
+
+
 def test_interval_edges_and_vectorisation():
     lo, hi = stats.wilson([0, 10, 5, 0], [10, 10, 10, 0])
     assert lo[0] == 0 and 0 < hi[0] < 1 and hi[1] == 1 and 0 < lo[1] < 1
@@ -585,3 +613,27 @@ def test_pooled_start_item_difference_is_stratified_by_player_count():
     assert naive < -0.05  # the count's own win rate, not the item
     assert row["diff_lo"] < 0 < row["diff_hi"] and abs(row["diff"]) < 0.02
     assert row["rate_with"] == pytest.approx(win[holds].mean())  # the raw rates stay as they are
+
+
+def test_variant_effect_is_paired_when_the_variant_keeps_the_deals():
+    """Smuggling and fortune-telling games share their deals with the base games (config_id
+    leaves the variant out): compared game by game, with the paired interval. A variant run on
+    other deals (as the advanced 3-player game deals its own way) falls back to Newcombe."""
+    from kutsch_sim.report.tables import variant_effect
+
+    base = make_games(4000, 6, "full", seed=5)
+    var = base.copy()
+    var["variant"] = pd.Categorical(["smuggling"] * len(var))
+    rng = np.random.default_rng(2)
+    w = var["winner"].astype(str).to_numpy().copy()
+    flip = (rng.random(len(w)) < 0.08) & np.isin(w, ["order", "brotherhood"])
+    w[flip] = np.where(w[flip] == "order", "brotherhood", "order")
+    var["winner"] = pd.Categorical(w, categories=base["winner"].cat.categories)
+    v = variant_effect(concat([base, var]))
+    row = v[v.outcome == "order"].iloc[0]
+    want = (w == "order").mean() - (base["winner"].astype(str) == "order").mean()
+    assert bool(row["paired"]) and row["diff"] == pytest.approx(want)
+    assert row["diff_hi"] - row["diff_lo"] < 0.6 * (row["hi_variant"] - row["lo_variant"])
+    other = make_games(4000, 6, "full", seed=6, variant="advanced-3p")
+    v2 = variant_effect(concat([base, other]))
+    assert not v2["paired"].any()

@@ -141,3 +141,18 @@ def test_R7_the_drink_switch_keeps_the_deal(n: int) -> None:
         kb = int(np.flatnonzero(b.events[:, 0] == EV.SETUP_DONE)[0])
         assert ka == kb and (a.events[: ka + 1] == b.events[: kb + 1]).all()
         assert a.record[REC.MINORITY] == b.record[REC.MINORITY]
+
+
+@pytest.mark.parametrize("variant", ["smuggling", "fortune-telling"])
+def test_R10_a_variant_keeps_the_base_deal(variant: str) -> None:
+    """A rule variant that does not change the deal (R10: smuggling, fortune-telling) starts
+    game g from the base game's stream (api.GameConfig.config_id), so the report pairs them."""
+    from kutsch_sim.api import play_game
+    from kutsch_sim.enums import EV
+
+    base, var = GameConfig(6, "full", ("smart",)), GameConfig(6, "full", ("smart",), variants=(variant,))
+    for game in range(10):
+        a, b = play_game(base, 4, game), play_game(var, 4, game)
+        ka = int(np.flatnonzero(a.events[:, 0] == EV.SETUP_DONE)[0])
+        kb = int(np.flatnonzero(b.events[:, 0] == EV.SETUP_DONE)[0])
+        assert ka == kb and (a.events[: ka + 1] == b.events[: kb + 1]).all()

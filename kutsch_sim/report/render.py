@@ -114,9 +114,9 @@ def _header(df: pd.DataFrame, std: pd.DataFrame, title: str, command: str | None
         + (f" **{errors:,} games ended in an engine error.**" if errors else ""))
     sec.para(
         "**How to read the numbers:** every rate comes with its 95% Wilson score interval, and a difference "
-        "with Newcombe's 95% interval unless its table says otherwise (the Drink of Power comparison is paired "
-        "game by game when the runs with and without it share their deals; the starting items' differences "
-        "are averaged over the player counts). An interval that covers 50% (for a balance between two sides) or "
+        "with Newcombe's 95% interval unless its table says otherwise (the Drink of Power and rule-variant "
+        "comparisons are paired game by game, with Newcombe's interval for paired proportions, when the two runs "
+        "share their deals; the starting items' differences are averaged over the player counts). An interval that covers 50% (for a balance between two sides) or "
         "0 (for a difference) means these games cannot tell the effect apart from chance. Seats of one game "
         "win and lose together, so intervals over seat-games (seats, occupations, items) are a little "
         "narrower than they should be (by up to about 15% where teams are small).")

@@ -147,7 +147,7 @@ def drink_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
         f = e[(e["item_set"] == "all") & (e["team"] == "minority")]
         paired = bool(e["paired"].all())
         how = ("the same deals played with the Drink switched off (`--no-drink`; each game paired with its twin: "
-               "the same associations, occupations and hands, so the interval is that of the paired differences)"
+               "the same associations, occupations and hands; Newcombe's interval for paired proportions)"
                if paired else "games played with the Drink switched off (`--no-drink`; other deals)")
         sec.para(
             f"Compared with {how}, the Drink changes the smaller team's win rate by " + ", ".join(
@@ -405,7 +405,11 @@ def variant_section(t: dict[str, pd.DataFrame]) -> Section:
         "base). *Smuggling* lets the giver of a trade-effect item keep it silent; *fortune-telling* lets a "
         "player win by naming the other team's holders of their victory items; the *advanced 3-player game* "
         "deals three association cards to each player (team = the majority of them), and a fight's look or "
-        "a Monocle shows only one of them.")
+        "a Monocle shows only one of them."
+        + (" Where a variant's games are the base games' deals (the same seed and game index give the same "
+           "deal; not in the advanced 3-player game, which deals its own way), each game is compared with its "
+           "twin, with Newcombe's interval for paired proportions (column *paired*)."
+           if "paired" in v and v["paired"].any() else ""))
     keys = ["variant", "players", "item_set"]
     base = v[v["outcome"] == "team"].set_index(keys)
     disp = pd.DataFrame(index=base.index)
@@ -415,6 +419,8 @@ def variant_section(t: dict[str, pd.DataFrame]) -> Section:
         f = v[v["outcome"] == key].set_index(keys)
         if len(f):
             disp[label] = _dcells(f).reindex(disp.index)
+    if "paired" in v:
+        disp["paired"] = v[v["outcome"] == "team"].set_index(keys)["paired"].map({True: "yes", False: "no"})
     disp = disp.reset_index().rename(columns={"item_set": "item set"})
     sec.table("Variant minus base, percentage points (95% interval)", disp)
     return sec

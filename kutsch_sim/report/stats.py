@@ -164,14 +164,34 @@ def covers(lo: ArrayLike, hi: ArrayLike, value: float) -> np.ndarray:
     return ~((lo_a > value) | (hi_a < value))
 
 
-def paired_diff(x: ArrayLike, y: ArrayLike, level: float = LEVEL) -> tuple[float, float, float]:
-    """Mean of ``x - y`` over paired 0/1 outcomes (the same game played two ways) with a normal
-    interval from the pairs' own spread: ``(diff, lo, hi)``; NaN without pairs. With the tens of
-    thousands of pairs of a study the normal interval is accurate; pairing removes the deal's
-    share of the variance, so it is narrower than Newcombe's for independent samples."""
-    d = np.asarray(x, float) - np.asarray(y, float)
-    if len(d) == 0:
+def newcombe_paired(a: int, b: int, c: int, d: int, level: float = LEVEL) -> tuple[float, float, float]:
+    """Difference ``p1 - p2`` of paired proportions with Newcombe's square-and-add interval
+    (Newcombe 1998, method 10, as in Altman et al., *Statistics with Confidence*, 2000): ``a`` pairs
+    with a success both ways, ``b`` only the first way, ``c`` only the second, ``d`` neither. It
+    stays inside [-1, 1] and behaves with few discordant pairs, where a normal interval does not."""
+    n = a + b + c + d
+    if n == 0:
         return float("nan"), float("nan"), float("nan")
-    m = float(d.mean())
-    h = z_value(level) * float(d.std(ddof=1)) / np.sqrt(len(d)) if len(d) > 1 else float("nan")
-    return m, m - h, m + h
+    p1, p2 = (a + b) / n, (a + c) / n
+    l1, u1 = (float(x) for x in wilson(a + b, n, level))
+    l2, u2 = (float(x) for x in wilson(a + c, n, level))
+    phi = 0.0
+    den = float(a + b) * float(c + d) * float(a + c) * float(b + d)
+    if den > 0:
+        num = float(a) * d - float(b) * c
+        num = num - n / 2 if num > n / 2 else (num if num < 0 else 0.0)
+        phi = num / np.sqrt(den)
+    dd = p1 - p2
+    lo = dd - np.sqrt(max((p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2, 0.0))
+    hi = dd + np.sqrt(max((p2 - l2) ** 2 - 2 * phi * (p2 - l2) * (u1 - p1) + (u1 - p1) ** 2, 0.0))
+    return float(dd), float(lo), float(hi)
+
+
+def paired_diff(x: ArrayLike, y: ArrayLike, level: float = LEVEL) -> tuple[float, float, float]:
+    """Mean of ``x - y`` over paired 0/1 outcomes (the same game played two ways) with
+    :func:`newcombe_paired`'s interval: ``(diff, lo, hi)``; NaN without pairs. Pairing removes
+    the deal's share of the variance, so the interval is narrower than Newcombe's for
+    independent samples."""
+    xa, ya = np.asarray(x, bool), np.asarray(y, bool)
+    return newcombe_paired(int((xa & ya).sum()), int((xa & ~ya).sum()), int((~xa & ya).sum()),
+                           int((~xa & ~ya).sum()), level)

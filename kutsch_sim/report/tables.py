@@ -119,8 +119,8 @@ def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     Columns: players, item_set, team, n_on, wins_on, rate_on, lo_on, hi_on, n_off, ...,
     diff (on - off), diff_lo, diff_hi, paired. ``paired``: every game on has its twin off
     (same seed, game index and deal: api.GameConfig.config_id leaves the switch out), and the
-    difference is the mean over those pairs with their own interval (:func:`.stats.paired_diff`);
-    otherwise Newcombe's interval for independent samples. Empty (with these columns) if there
+    difference is the mean over those pairs with Newcombe's paired interval
+    (:func:`.stats.paired_diff`); otherwise Newcombe's interval for independent samples. Empty (with these columns) if there
     are no off runs.
     """
     d = normalize(df)
@@ -351,7 +351,8 @@ def variant_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     Power on (or at even N). Columns: players, item_set, variant, outcome (``team`` = either
     team won, ``order``, ``brotherhood``, ``solo``, ``timeout``, and at odd N ``minority`` =
     the smaller team won), n/wins/rate/lo/hi ``_variant`` and ``_base``, diff (variant - base),
-    diff_lo, diff_hi.
+    diff_lo, diff_hi, paired (True: every variant game has its base twin, the same deal, and the
+    difference and interval are those of the pairs, :func:`.stats.paired_diff`; else Newcombe's).
     """
     d = normalize(df)
     on = d.loc[d["drink"].to_numpy(bool) | ~odd(d["players"])]
@@ -373,6 +374,26 @@ def variant_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     out.insert(1, "item_set", out["set_base"].str.split("|").str[0])
     out.insert(2, "variant", out["set_variant"].str.split("|").str[1])
     out = out.drop(columns=["set_base", "set_variant"])
+    out["paired"] = False
+    # game by game where every variant game has its base twin (same seed, game and deal;
+    # api.GameConfig.config_id leaves the variant out): Newcombe's paired interval
+    w, m = _winner(frame), _minority(frame)
+    hits = {"team": _is_team(w), "order": w == ORDER, "brotherhood": w == BROTHERHOOD, "solo": w == SOLO,
+            "timeout": w == TIMEOUT, "minority": (m >= 0) & (w == m)}
+    key = pd.DataFrame({"players": frame["players"].to_numpy(), "tag": frame["item_set"].astype(str).to_numpy(),
+                        "seed": frame["seed"].to_numpy(), "game": frame["game"].to_numpy(),
+                        "deal": _deal_key(frame), "row": np.arange(len(frame))})
+    for (players, item_set, variant), idx in out.groupby(["players", "item_set", "variant"]).groups.items():
+        a = key[(key["players"] == players) & (key["tag"] == f"{item_set}|{variant}")]
+        b = key[(key["players"] == players) & (key["tag"] == f"{item_set}|base")]
+        twins = a.merge(b, on=["players", "seed", "game", "deal"], suffixes=("_v", "_b"))
+        if len(twins) == 0 or not len(twins) == len(a) == len(b):
+            continue
+        for i in idx:
+            hit = hits[out.at[i, "outcome"]]
+            out.loc[i, ["diff", "diff_lo", "diff_hi"]] = paired_diff(hit[twins["row_v"].to_numpy()],
+                                                                     hit[twins["row_b"].to_numpy()], level)
+            out.at[i, "paired"] = True
     return out.sort_values(["variant", "players", "item_set", "outcome"], ignore_index=True)
 
 
