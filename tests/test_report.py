@@ -637,3 +637,16 @@ def test_variant_effect_is_paired_when_the_variant_keeps_the_deals():
     other = make_games(4000, 6, "full", seed=6, variant="advanced-3p")
     v2 = variant_effect(concat([base, other]))
     assert not v2["paired"].any()
+
+
+def test_findings_check_the_rule_variants():
+    """Each variant's change in the Order's, the Brotherhood's, the Loge's and (odd N) the smaller
+    team's win rate is a finding; a paired comparison says it compared the same deals."""
+    base = make_games(3000, 5, "full", seed=7)
+    var = base.copy()
+    var["variant"] = pd.Categorical(["fortune-telling"] * len(var))
+    f = rfind.rank_findings(tables.build_tables(concat([base, var])))
+    v = f[f["topic"] == "rule variant"]
+    assert set(v["subject"]) == {f"fortune-telling full {o}" for o in ("order", "brotherhood", "solo", "minority")}
+    assert (v["verdict"] == "noise").all()  # identical games: no difference
+    assert v["sentence"].str.contains("the same 3,000 deals played both ways").all()

@@ -39,15 +39,19 @@ class Candidate:
     pairs: int = 1  # comparisons this one was picked from (spreads)
     words: tuple = ()  # values the sentence needs
     est: float | None = None  # an estimate made otherwise (stratified, paired), with ...
-    se: float | None = None  # ... its standard error: the interval is then normal
+    se: float | None = None  # ... its standard error (a normal interval at other levels) and ...
+    ci: tuple[float, float] | None = None  # ... its own interval at the report's level (LEVEL)
 
 
-def _from_table(d: float, lo: float, hi: float, level: float = LEVEL) -> tuple[float, float]:
-    """(estimate, standard error) from a table's symmetric normal interval at ``level``."""
-    return float(d), float(hi - lo) / (2 * z_value(level))
+def _from_table(d: float, lo: float, hi: float, level: float = LEVEL) -> dict:
+    """Candidate fields from a table's estimate and interval at ``level``: the estimate, a
+    standard error (half the width over z, for the corrected levels) and the interval itself."""
+    return {"est": float(d), "se": float(hi - lo) / (2 * z_value(level)), "ci": (float(lo), float(hi))}
 
 
 def _interval(c: Candidate, level: float) -> tuple[float, float, float]:
+    if c.est is not None and c.ci is not None and abs(level - LEVEL) < 1e-12:
+        return c.est, c.ci[0], c.ci[1]
     if c.est is not None and c.se is not None:
         h = z_value(level) * c.se
         return c.est, c.est - h, c.est + h
@@ -90,8 +94,15 @@ def _sentence(c: Candidate, est: float, lo: float, hi: float, verdict: str) -> s
         body = (f"{at} (Drink of Power on) the minority team wins {_pct(est)} of the games a team "
                 f"wins ({span}; {c.n1:,} games)")
     elif c.topic == "Drink of Power":
+        games = (f"the same {c.n1:,} deals played both ways" if c.se is not None
+                 else f"{c.n1:,} games with it, {c.n2:,} without")
         body = (f"{at} the Drink of Power {_change(est)} the minority team's win rate by "
-                f"{abs(100 * est):.1f} points ({span}; {c.n1:,} games with it, {c.n2:,} without)")
+                f"{abs(100 * est):.1f} points ({span}; {games})")
+    elif c.topic == "rule variant":
+        games = (f"the same {c.n1:,} deals played both ways" if c.se is not None
+                 else f"{c.n1:,} and {c.n2:,} games")
+        body = (f"{at} the {w[0]} variant (`{w[1]}`) {_change(est)} {w[2]} by {abs(100 * est):.1f} points "
+                f"against the base game ({span}; {games})")
     elif c.topic == "Loge in the deck":
         body = (f"{at} putting the Coat of Armor of the Loge in the deck ({w[0]} → {w[1]}) {_change(est)} "
                 f"how often a team wins by {abs(100 * est):.1f} points ({span}; {c.n1:,} and {c.n2:,} games)")
@@ -139,9 +150,9 @@ def candidates(t: dict[str, pd.DataFrame]) -> list[Candidate]:
             out.append(Candidate("minority vs majority", int(players), "all item sets", int(row["minority"]), n))
     d = t["drink_effect"]
     for r in d[(d["item_set"] == "all") & (d["team"] == "minority")].itertuples():
-        est, se = _from_table(r.diff, r.diff_lo, r.diff_hi) if r.paired else (None, None)
+        extra = _from_table(r.diff, r.diff_lo, r.diff_hi) if r.paired else {}
         out.append(Candidate("Drink of Power", r.players, "minority team", r.wins_on, r.n_on, r.wins_off, r.n_off,
-                             est=est, se=se))
+                             **extra))
     lt = t["loge_team"]
     for r in lt[lt["outcome"] == "team"].itertuples():
         out.append(Candidate("Loge in the deck", r.players, f"{r.set_without} → {r.set_with}", r.wins_with,
@@ -167,11 +178,30 @@ def candidates(t: dict[str, pd.DataFrame]) -> list[Candidate]:
             if c:
                 out.append(c)
     for r in t["start_items"].itertuples():  # stratified by player count (seats.start_item_rates)
-        est, se = _from_table(r.diff, r.diff_lo, r.diff_hi)
         out.append(Candidate("starting item", 0, r.item, r.wins_with, r.n_with, r.wins_without, r.n_without,
-                             est=est, se=se))
+                             **_from_table(r.diff, r.diff_lo, r.diff_hi)))
     out += _added_balance(t["order_share"], t["added_items"])
+    out += _variants(t.get("variants"))
     return [c for c in out if c.n1 > 0]
+
+
+VARIANT_WORDS = {"order": "the Order's win rate", "brotherhood": "the Brotherhood's win rate",
+                 "solo": "how often a Loge player wins alone", "minority": "the smaller team's win rate"}
+
+
+def _variants(v: pd.DataFrame | None) -> list[Candidate]:
+    """Each rule variant (R10) against the base game, per outcome (variants.csv; paired where
+    the variant replays the base game's deals)."""
+    out: list[Candidate] = []
+    if v is None or len(v) == 0:
+        return out
+    for r in v[v["outcome"].isin(list(VARIANT_WORDS))].itertuples():
+        paired = bool(getattr(r, "paired", False))
+        extra = _from_table(r.diff, r.diff_lo, r.diff_hi) if paired else {}
+        out.append(Candidate("rule variant", int(r.players), f"{r.variant} {r.item_set} {r.outcome}",
+                             int(r.wins_variant), int(r.n_variant), int(r.wins_base), int(r.n_base),
+                             words=(r.variant, r.item_set, VARIANT_WORDS[r.outcome]), **extra))
+    return out
 
 
 def _added_balance(share: pd.DataFrame, added: pd.DataFrame) -> list[Candidate]:
