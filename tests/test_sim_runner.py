@@ -211,7 +211,8 @@ def test_real_ctrl_c_and_kill_then_resume(tmp_path):
 
     root = Path(__file__).resolve().parents[1]
     out = tmp_path / "out"
-    args = [*shlex.split("-n 4 -i basic -g 2000 -s 3 --chunk-size 100 -t 1"), "-o", str(out)]
+    # 60 chunks: the run must last long enough (seconds) to be interrupted after its second chunk
+    args = [*shlex.split("-n 4 -i basic -g 6000 -s 3 --chunk-size 100 -t 1"), "-o", str(out)]
     code = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
             "import sys, typer; from kutsch_sim.commands.simulate import simulate_cmd; typer.run(simulate_cmd)")
     env = dict(os.environ, PYTHONPATH=str(root))
@@ -238,7 +239,7 @@ def test_real_ctrl_c_and_kill_then_resume(tmp_path):
     assert rc == 130 and "--resume to finish" in err, err
     assert store.read_manifest(out)["status"] == "interrupted"
     n_int = len(_chunk_files(out))
-    assert 0 < n_int < 20 and len(pd.read_parquet(out)) == 100 * n_int
+    assert 0 < n_int < 60 and len(pd.read_parquet(out)) == 100 * n_int
     rc, _ = start_and_stop(signal.SIGKILL, ["--resume"])
     assert rc == -signal.SIGKILL
     assert len(_chunk_files(out)) > n_int and store.read_manifest(out)["status"] == "running"
@@ -246,6 +247,6 @@ def test_real_ctrl_c_and_kill_then_resume(tmp_path):
     res = CliRunner().invoke(app, ["simulate", *args, "--resume"])
     assert res.exit_code == 0, res.output
     ref = tmp_path / "ref"
-    simulate(sim_options(out=ref, players="4", items="basic", games=2000, seed=3, chunk_size=100))
+    simulate(sim_options(out=ref, players="4", items="basic", games=6000, seed=3, chunk_size=100))
     _same_chunks(ref, out)
-    assert store.read_manifest(out)["counts"]["chunks_done"] == 20
+    assert store.read_manifest(out)["counts"]["chunks_done"] == 60
