@@ -106,10 +106,14 @@ def minority_rates(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True).sort_values(KEYS + ["team"], ignore_index=True)
 
 
+def _deal_cols(frame: pd.DataFrame) -> list[str]:
+    """The per-seat columns that make a game's deal: ``team_p``, ``occ_p``, ``items_p``."""
+    return [c for c in frame.columns if c.split("_")[0] in ("team", "occ", "items") and c.split("_")[-1].isdigit()]
+
+
 def _deal_key(frame: pd.DataFrame) -> np.ndarray:
-    """uint64 hash of each game's deal: every seat's team, occupation and starting items."""
-    cols = [c for c in frame.columns if c.split("_")[0] in ("team", "occ", "items") and c.split("_")[-1].isdigit()]
-    return pd.util.hash_pandas_object(frame[cols].astype(str), index=False).to_numpy()
+    """uint64 hash of each game's deal (:func:`_deal_cols`)."""
+    return pd.util.hash_pandas_object(frame[_deal_cols(frame)].astype(str), index=False).to_numpy()
 
 
 def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
@@ -124,9 +128,8 @@ def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     are no off runs.
     """
     d = normalize(df)
-    seat_cols = [c for c in d.columns if c.split("_")[0] in ("team", "occ", "items") and c.split("_")[-1].isdigit()]
     d = d.loc[(d["variant"] == standard_variant(d)).to_numpy() & odd(d["players"]),
-              KEYS + ["seed", "game", "drink", "winner", "minority"] + seat_cols]
+              KEYS + ["seed", "game", "drink", "winner", "minority"] + _deal_cols(d)]
     g = d.groupby(KEYS, observed=True, sort=True)
     both_ways = g["drink"].nunique().to_numpy() == 2  # per cell, in ngroup order
     d = d[both_ways[g.ngroup().to_numpy()]] if len(d) else d
