@@ -650,3 +650,72 @@ def test_findings_check_the_rule_variants():
     assert set(v["subject"]) == {f"fortune-telling full {o}" for o in ("order", "brotherhood", "solo", "minority")}
     assert (v["verdict"] == "noise").all()  # identical games: no difference
     assert v["sentence"].str.contains("the same 3,000 deals played both ways").all()
+
+
+# ---------------------------------------------------------------- seat-games clustered by game
+def test_clustered_variance_of_seats_that_win_together_or_against_each_other():
+    """Two seats a game. Opposite outcomes (opponents): var(p0 - p1) is twice what
+    independent seat-games would give; equal outcomes (teammates): zero. One seat a game:
+    the binomial variance, times G/(G-1)."""
+    rng = np.random.default_rng(5)
+    g = 2000
+    w0 = rng.random(g) < 0.4
+    one = np.zeros(g, np.int64)
+    ones = np.ones(g)
+    p = w0.mean()
+    opp = stats.clustered_vars(one, 1, ones, w0.astype(float), ones, (~w0).astype(float))
+    same = stats.clustered_vars(one, 1, ones, w0.astype(float), ones, w0.astype(float))
+    indep = 2 * p * (1 - p) / g
+    assert opp["var_d"][0] == pytest.approx(2 * indep * g / (g - 1))
+    assert same["var_d"][0] == pytest.approx(0.0, abs=1e-18)
+    assert opp["var1"][0] == pytest.approx(p * (1 - p) / g * g / (g - 1))
+    lo, hi = stats.widen(0.0, -0.01, 0.01, opp["var_d"][0], indep, (-1, 1))
+    assert (lo, hi) == pytest.approx((-0.01 * np.sqrt(2 * g / (g - 1)), 0.01 * np.sqrt(2 * g / (g - 1))))
+
+
+def test_clustered_variance_matches_the_spread_of_repeated_studies():
+    """Many synthetic studies of 4-seat games in two teams of 2 (a team wins together); group A
+    = seats holding a 'Key' (0 to 3 a game, correlated through their teams). The clustered
+    variance of rate(A) - rate(not A) agrees with the variance over the studies; the
+    independent-draws formula does not."""
+    rng = np.random.default_rng(7)
+    reps, g = 1500, 400
+    diffs, vc, vi = [], [], []
+    game = np.repeat(np.arange(g), 4)
+    strat = np.zeros(g, np.int64)
+    for _ in range(reps):
+        team = np.tile([0, 0, 1, 1], g)
+        order_wins = np.repeat(rng.random(g) < 0.5, 4)
+        win = (team == 0) == order_wins
+        # Keys go to one team's seats more often (and holders then win more, together)
+        key = rng.random(4 * g) < np.where(team == 0, 0.6, 0.2)
+        n1, w1 = stats.cluster_sums(game, g, key, win)
+        n0, w0 = stats.cluster_sums(game, g, ~key, win)
+        cv = stats.clustered_vars(strat, 1, n1, w1, n0, w0)
+        p1, p0 = cv["p1"][0], cv["p2"][0]
+        diffs.append(p1 - p0)
+        vc.append(cv["var_d"][0])
+        vi.append(p1 * (1 - p1) / cv["N1"][0] + p0 * (1 - p0) / cv["N2"][0])
+    emp = np.var(diffs, ddof=1)
+    assert np.mean(vc) == pytest.approx(emp, rel=0.12)
+    assert abs(np.mean(vi) / emp - 1) > 0.3  # treating seat-games as independent is off here
+
+
+def test_seat_spread_keeps_the_clustered_standard_error(study, built):
+    """Findings on seat and occupation spreads use the spreads table's clustered standard error,
+    and the Loge holder comparison the clustered interval of its table."""
+    sp = built["spreads"]
+    assert set(sp["what"]) == {"seat", "occupation"}
+    s = built["seats"]
+    for r in sp[sp["what"] == "seat"].itertuples():
+        f = s[s.players == r.players]
+        assert r.best_rate == pytest.approx(f.rate.max()) and r.worst_rate == pytest.approx(f.rate.min())
+        assert r.diff == pytest.approx(r.best_rate - r.worst_rate) and r.se > 0
+    cands = {(c.topic, c.players): c for c in rfind.candidates(built)}
+    r = sp[sp["what"] == "seat"].iloc[0]
+    c = cands[("seat", int(r.players))]
+    assert (c.est, c.se) == (pytest.approx(r["diff"]), pytest.approx(r["se"]))
+    held = built["loge_holder"]
+    held = held[held.holder == "held it at some point"].iloc[0]
+    c = cands[("Loge holder", int(held.players))]
+    assert c.ci == (pytest.approx(held["diff_lo"]), pytest.approx(held["diff_hi"]))

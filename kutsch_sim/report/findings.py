@@ -122,18 +122,26 @@ def _sentence(c: Candidate, est: float, lo: float, hi: float, verdict: str) -> s
     return f"{body}: {tail}."
 
 
-def _spread(frame: pd.DataFrame, label: str, name, what: str) -> Candidate | None:
-    """Best minus worst row of a rate table (columns n, wins, rate and ``label``)."""
+def _spread(frame: pd.DataFrame, label: str, name, what: str, spreads: pd.DataFrame | None = None) -> Candidate | None:
+    """Best minus worst row of a rate table (columns n, wins, rate and ``label``). With the
+    ``spreads`` table (seats.spreads) the difference keeps the standard error that allows
+    for both being measured in the same games; without it, Newcombe's for independent ones."""
     f = frame[frame["n"] > 0]
     if len(f) < 2:
         return None
     best, worst = f.loc[f["rate"].idxmax()], f.loc[f["rate"].idxmin()]
     k = len(f)
     players = int(f["players"].iloc[0]) if "players" in f else 0
+    extra = {}
+    if spreads is not None and len(spreads):
+        m = spreads[(spreads["what"] == what) & (spreads["players"] == players)]
+        if (len(m) == 1 and name(m["best"].iloc[0]) == name(best[label])
+                and name(m["worst"].iloc[0]) == name(worst[label])):
+            extra = {"est": float(m["diff"].iloc[0]), "se": float(m["se"].iloc[0])}
     return Candidate(what, players, f"{name(best[label])} vs {name(worst[label])}", int(best["wins"]),
                      int(best["n"]), int(worst["wins"]), int(worst["n"]), pairs=k * (k - 1) // 2,
                      words=(name(best[label]), best["rate"], name(worst[label]), worst["rate"],
-                            f"{k} {what}s"))
+                            f"{k} {what}s"), **extra)
 
 
 def candidates(t: dict[str, pd.DataFrame]) -> list[Candidate]:
@@ -162,19 +170,22 @@ def candidates(t: dict[str, pd.DataFrame]) -> list[Candidate]:
     for players in lh.index.get_level_values(0).unique():
         if (players, "held it at some point") in lh.index and (players, "never held it") in lh.index:
             a, b = lh.loc[(players, "held it at some point")], lh.loc[(players, "never held it")]
+            extra = (_from_table(a["diff"], a["diff_lo"], a["diff_hi"])
+                     if "diff" in a and not np.isnan(a["diff"]) else {})  # allows for the seats of one game
             out.append(Candidate("Loge holder", int(players), "held vs never held", int(a["wins"]), int(a["n"]),
-                                 int(b["wins"]), int(b["n"]), words=(a["rate"], b["rate"])))
+                                 int(b["wins"]), int(b["n"]), words=(a["rate"], b["rate"]), **extra))
+    sp = t.get("spreads")
     for _players, f in t["seats"].groupby("players"):
-        c = _spread(f, "seat", lambda s: f"seat {int(s)}", "seat")
+        c = _spread(f, "seat", lambda s: f"seat {int(s)}", "seat", sp)
         if c:
             out.append(c)
-    c = _spread(t["occupations"], "occupation", lambda s: f"the {s}", "occupation")
+    c = _spread(t["occupations"], "occupation", lambda s: f"the {s}", "occupation", sp)
     if c:
         out.append(c)
     ob = t.get("occupations_by_players")
     if ob is not None and ob["players"].nunique() > 1:  # the strongest occupation depends on the count
         for _players, f in ob.groupby("players"):
-            c = _spread(f, "occupation", lambda s: f"the {s}", "occupation")
+            c = _spread(f, "occupation", lambda s: f"the {s}", "occupation", sp)
             if c:
                 out.append(c)
     for r in t["start_items"].itertuples():  # stratified by player count (seats.start_item_rates)

@@ -118,8 +118,11 @@ def _header(df: pd.DataFrame, std: pd.DataFrame, title: str, command: str | None
         "comparisons are paired game by game, with Newcombe's interval for paired proportions, when the two runs "
         "share their deals; the starting items' differences are averaged over the player counts). An interval that covers 50% (for a balance between two sides) or "
         "0 (for a difference) means these games cannot tell the effect apart from chance. Seats of one game "
-        "win and lose together, so intervals over seat-games (seats, occupations, items) are a little "
-        "narrower than they should be (by up to about 15% where teams are small).")
+        "win and lose together (or against each other), so where a group can hold several seats of a game "
+        "(seats that started with a Key, seats that held the Loge) or two groups are compared in the same "
+        "games (best against worst seat or occupation, with against without an item), the intervals allow "
+        "for it: they are rescaled by the design effect of the games' clustering, measured on the games "
+        "themselves (wider where the seats compared are often opponents, narrower where they balance out).")
     return sec
 
 

@@ -4,9 +4,13 @@ A seat wins when its team wins, or when it is the Loge solo winner. Every functi
 the per-game frame ``df`` and, optionally, its ``seats`` long table already built from
 ``standard_runs(df)`` (pass it to avoid rebuilding it for every table).
 
-Seat-games of one game are not independent (teammates win together); the Wilson
-intervals treat them as independent, which is exact for groups that hold at most one seat
-a game (a seat index, an occupation, the Loge's first holder) and approximate otherwise.
+Seat-games of one game are not independent (teammates win together, opponents against
+each other). A Wilson interval treats them as independent, which is right for a group that
+holds at most one seat a game (a seat index, an occupation, the Loge's first holder). For
+groups that can hold several seats of a game (seats that started with a Key; seats
+without some item; seats that held the Loge) and for differences between groups measured
+on the same games (with vs without an item), the intervals are rescaled by the design
+effect of the games' clustering (:func:`.stats.clustered_vars`, :func:`.stats.widen`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from .data import (
     seat_frame,
     standard_runs,
 )
-from .stats import LEVEL, diff_frame, grouped_rates, rate_frame, z_value
+from .stats import LEVEL, cluster_sums, clustered_vars, diff_frame, grouped_rates, rate_frame, widen, z_value
 
 
 def _long(df: pd.DataFrame, seats: pd.DataFrame | None) -> pd.DataFrame:
@@ -80,6 +84,29 @@ def _split_counts(group: np.ndarray, size: int, hit: np.ndarray, win: np.ndarray
     return np.bincount(base + hit.view(np.int8) * 2, minlength=4 * size).reshape(size, 2, 2)
 
 
+def _game_index(s: pd.DataFrame) -> tuple[np.ndarray, int]:
+    """Each seat-game's game as 0..G-1 (``game_row`` of the long table) and G; a table
+    without ``game_row`` counts each row as a game of its own."""
+    game = s["game_row"].to_numpy(np.int64) if "game_row" in s else np.arange(len(s), dtype=np.int64)
+    return game, (int(game.max()) + 1 if len(game) else 0)
+
+
+def _cluster_widen(r: pd.DataFrame, cv: dict[str, np.ndarray], diff: bool = True) -> None:
+    """Rescale the with/without rate intervals of a :func:`.stats.diff_frame` result ``r``
+    (and, with ``diff``, its difference's) for the games' clustering (``cv``: its rows'
+    :func:`.stats.clustered_vars`)."""
+    for sfx, p, var in (("_with", cv["p1"], cv["var1"]), ("_without", cv["p2"], cv["var2"])):
+        n = r[f"n{sfx}"].to_numpy(float)
+        indep = np.divide(p * (1 - p), n, out=np.zeros_like(p), where=n > 0)
+        r[f"lo{sfx}"], r[f"hi{sfx}"] = widen(r[f"rate{sfx}"], r[f"lo{sfx}"], r[f"hi{sfx}"], var, indep)
+    if diff:
+        n1, n0 = r["n_with"].to_numpy(float), r["n_without"].to_numpy(float)
+        p1, p0 = cv["p1"], cv["p2"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            indep = p1 * (1 - p1) / n1 + p0 * (1 - p0) / n0
+        r["diff_lo"], r["diff_hi"] = widen(r["diff"], r["diff_lo"], r["diff_hi"], cv["var_d"], indep, (-1.0, 1.0))
+
+
 def start_item_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = LEVEL,
                      by_players: bool = True) -> pd.DataFrame:
     """Win rate of seats that started with a card of each item kind, against those that did not.
@@ -92,7 +119,9 @@ def start_item_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level:
     Pooled over player counts (``by_players=False``) the raw rates are shown as they are, but
     ``diff`` is stratified: the per-count differences averaged with the weights of the seats
     that started with the item (its effect on the seats that hold it), with a normal interval
-    from the per-count variances. A naive pooled difference would mix in the player count:
+    from the per-count variances. Every variance allows for the seats of one game (several
+    can start with a Key; the seats without an item always share games with those with it):
+    :func:`.stats.clustered_vars`. A naive pooled difference would mix in the player count:
     who holds a kind depends on the count (no Black Pearl at 3 players, where a seat wins
     most; one Secret Bag a game, so a larger share of the seats at small counts), which once
     turned the Casting Knives' -0.2 points into +0.4.
@@ -102,32 +131,40 @@ def start_item_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level:
     win = s["win"].to_numpy(bool)
     counts = np.unique(s["players"].to_numpy())
     group = np.searchsorted(counts, s["players"].to_numpy())
+    game, n_games = _game_index(s)
+    game_group = np.zeros(n_games, np.int64)
+    game_group[game] = group
+    all_n, all_w = cluster_sums(game, n_games, np.ones(len(s), bool), win)
+    pooled = np.zeros(n_games, np.int64)
     masks = kind_card_masks()
-    base = group * 4 + win
     z = z_value(level)
     parts = []
     for k in range(N_KINDS):
-        c = _split_counts(group, len(counts), (items & masks[k]) != 0, base=base)
+        hit = (items & masks[k]) != 0
+        n1, w1 = cluster_sums(game, n_games, hit, win)
+        n0, w0 = all_n - n1, all_w - w1
+        cv = clustered_vars(game_group, len(counts), n1, w1, n0, w0)
+        N1, W1, N0, W0 = cv["N1"], cv["W1"], cv["N2"], cv["W2"]
         if by_players:
-            with_k = pd.DataFrame({"n": c[:, 1].sum(axis=1), "wins": c[:, 1, 1]})
-            without = pd.DataFrame({"n": c[:, 0].sum(axis=1), "wins": c[:, 0, 1]})
+            with_k = pd.DataFrame({"n": N1.astype(np.int64), "wins": W1.astype(np.int64)})
+            without = pd.DataFrame({"n": N0.astype(np.int64), "wins": W0.astype(np.int64)})
             r = diff_frame(with_k, without, level, ("_with", "_without"))
+            _cluster_widen(r, cv)
             r.insert(0, "item", ITEM_NAMES[k])
             r.insert(0, "players", counts)
             parts.append(r[r["n_with"] > 0])
             continue
-        n1, w1 = c[:, 1].sum(axis=1).astype(float), c[:, 1, 1].astype(float)
-        n0, w0 = c[:, 0].sum(axis=1).astype(float), c[:, 0, 1].astype(float)
-        ok = (n1 > 0) & (n0 > 0)
+        ok = (N1 > 0) & (N0 > 0)
         if not ok.any():
             continue
-        p1, p0 = w1[ok] / n1[ok], w0[ok] / n0[ok]
-        wt = n1[ok] / n1[ok].sum()
+        p1, p0 = cv["p1"][ok], cv["p2"][ok]
+        wt = N1[ok] / N1[ok].sum()
         d = float((wt * (p1 - p0)).sum())
-        h = z * float(np.sqrt((wt**2 * (p1 * (1 - p1) / n1[ok] + p0 * (1 - p0) / n0[ok])).sum()))
-        with_k = pd.DataFrame({"n": [int(n1.sum())], "wins": [int(w1.sum())]})
-        without = pd.DataFrame({"n": [int(n0.sum())], "wins": [int(w0.sum())]})
+        h = z * float(np.sqrt((wt**2 * cv["var_d"][ok]).sum()))
+        with_k = pd.DataFrame({"n": [int(N1.sum())], "wins": [int(W1.sum())]})
+        without = pd.DataFrame({"n": [int(N0.sum())], "wins": [int(W0.sum())]})
         r = diff_frame(with_k, without, level, ("_with", "_without"))
+        _cluster_widen(r, clustered_vars(pooled, 1, n1, w1, n0, w0), diff=False)
         r["diff"], r["diff_lo"], r["diff_hi"] = d, d - h, d + h
         r.insert(0, "item", ITEM_NAMES[k])
         parts.append(r)
@@ -143,9 +180,11 @@ def loge_holder_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None,
 
     Only games whose item set has the Loge. Columns: players, holder (``started with
     it``, ``held it at some point``, ``never held it``, ``every seat``), n (seat-games),
-    wins, rate, lo, hi, solo_wins (wins that were the holder's own solo victory).
-    Groups with no seat-games are left out (the Loge is unstamped, so under R2.3 no seat
-    starts with it).
+    wins, rate, lo, hi, solo_wins (wins that were the holder's own solo victory), and on
+    the ``held it at some point`` rows diff, diff_lo, diff_hi: its rate minus that of the
+    seats that never held it, in the same games. Intervals allow for the seats of one game
+    (several can have held the Loge; see the module doc). Groups with no seat-games are
+    left out (the Loge is unstamped, so under R2.3 no seat starts with it).
     """
     s = _long(df, seats)
     index = item_set_index(labels(s["item_set"]))
@@ -156,18 +195,87 @@ def loge_holder_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None,
     players = s["players"].to_numpy()
     counts = np.unique(players)
     group = np.searchsorted(counts, players)
+    game, n_games = _game_index(s)
+    game_group = np.zeros(n_games, np.int64)
+    game_group[game] = group
     parts = []
     for label, mask in (("started with it", start), ("held it at some point", ever),
                         ("never held it", ~ever), ("every seat", np.ones(len(s), bool))):
-        c = _split_counts(group, len(counts), mask, win)
-        n, w = c[:, 1].sum(axis=1), c[:, 1, 1]
+        n1, w1 = cluster_sums(game, n_games, mask, win)
+        cv = clustered_vars(game_group, len(counts), n1, w1)
+        n, w = cv["N1"].astype(np.int64), cv["W1"].astype(np.int64)
         so = _split_counts(group, len(counts), mask, solo)[:, 1, 1]
         r = rate_frame(w, n, level)
+        p = cv["p1"]
+        indep = np.divide(p * (1 - p), n, out=np.zeros_like(p), where=n > 0)
+        r["lo"], r["hi"] = widen(r["rate"], r["lo"], r["hi"], cv["var1"], indep)
         r.insert(0, "holder", label)
         r.insert(0, "players", counts)
         r["solo_wins"] = so
+        if label == "held it at some point":
+            n0, w0 = cluster_sums(game, n_games, ~mask, win)
+            dv = clustered_vars(game_group, len(counts), n1, w1, n0, w0)
+            dd = diff_frame(pd.DataFrame({"n": n, "wins": w}),
+                            pd.DataFrame({"n": dv["N2"].astype(np.int64), "wins": dv["W2"].astype(np.int64)}), level)
+            p0, n0s = dv["p2"], dv["N2"]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                indep = p * (1 - p) / n + p0 * (1 - p0) / n0s
+            r["diff"] = dd["diff"].to_numpy()
+            r["diff_lo"], r["diff_hi"] = widen(dd["diff"], dd["diff_lo"], dd["diff_hi"], dv["var_d"], indep,
+                                               (-1.0, 1.0))
         parts.append(r[r["n"] > 0])
-    cols = ["players", "holder", "n", "wins", "rate", "lo", "hi", "solo_wins"]
+    cols = ["players", "holder", "n", "wins", "rate", "lo", "hi", "solo_wins", "diff", "diff_lo", "diff_hi"]
     if not parts:
         return pd.DataFrame(columns=cols)
-    return pd.concat(parts, ignore_index=True)[cols].sort_values("players", kind="stable", ignore_index=True)
+    return pd.concat(parts, ignore_index=True).reindex(columns=cols).sort_values(
+        "players", kind="stable", ignore_index=True)
+
+
+def spreads(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = LEVEL) -> pd.DataFrame:
+    """Best minus worst seat (per player count) and occupation (pooled, and per count), with a
+    standard error that allows for both being measured in the same games (seat 0 and seat 3
+    of a game are teammates or opponents; :func:`.stats.clustered_vars`).
+
+    Columns: what (``seat``/``occupation``), players (0 = pooled), best, worst (the seat
+    index or occupation name), k (how many were compared), best_rate, worst_rate,
+    diff, se. The rates are those of :func:`seat_rates` / :func:`occupation_rates`.
+    """
+    s = _long(df, seats)
+    win = s["win"].to_numpy(bool)
+    game, n_games = _game_index(s)
+    one = np.zeros(n_games, np.int64)
+    seat = s["seat"].to_numpy()
+    occ = s["occ"].cat.codes.to_numpy()
+    occ_names = [occupation_name(str(c)) for c in s["occ"].cat.categories]
+    rows = []
+
+    def add(what: str, players: int, sub: np.ndarray, rates: pd.DataFrame) -> None:
+        f = rates[rates["n"] > 0]
+        if len(f) < 2:
+            return
+        best, worst = f.loc[f["rate"].idxmax()], f.loc[f["rate"].idxmin()]
+        if what == "seat":
+            b_val, w_val = int(best["seat"]), int(worst["seat"])
+            hb, hw = sub & (seat == b_val), sub & (seat == w_val)
+        else:
+            b_val, w_val = best["occupation"], worst["occupation"]
+            hb, hw = sub & (occ == occ_names.index(b_val)), sub & (occ == occ_names.index(w_val))
+        nb, wb = cluster_sums(game, n_games, hb, win)
+        nw, ww = cluster_sums(game, n_games, hw, win)
+        played = np.bincount(game, weights=sub, minlength=n_games) > 0
+        cv = clustered_vars(one[played], 1, nb[played], wb[played], nw[played], ww[played])
+        rows.append({"what": what, "players": players, "best": b_val, "worst": w_val, "k": len(f),
+                     "best_rate": float(best["rate"]), "worst_rate": float(worst["rate"]),
+                     "diff": float(cv["p1"][0] - cv["p2"][0]), "se": float(np.sqrt(cv["var_d"][0]))})
+
+    players = s["players"].to_numpy()
+    sr = seat_rates(df, s, level)
+    for n in np.unique(players):
+        add("seat", int(n), players == n, sr[sr["players"] == n])
+    add("occupation", 0, np.ones(len(s), bool), occupation_rates(df, s, level, by_players=False))
+    ob = occupation_rates(df, s, level)
+    if ob["players"].nunique() > 1:
+        for n in np.unique(players):
+            add("occupation", int(n), players == n, ob[ob["players"] == n])
+    cols = ["what", "players", "best", "worst", "k", "best_rate", "worst_rate", "diff", "se"]
+    return pd.DataFrame(rows, columns=cols)

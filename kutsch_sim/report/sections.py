@@ -255,7 +255,7 @@ def loge_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
 
 def seat_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
     s = t["seats"]
-    sec = Section("Seat advantage", csv=["seats.csv"])
+    sec = Section("Seat advantage", csv=["seats.csv", "spreads.csv"])
     if len(s) == 0:
         sec.para("No seat data.")
         return sec
@@ -264,7 +264,9 @@ def seat_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
         "Seat 0 is the start player; seats follow clockwise. A seat's win counts when its team wins or it wins "
         "alone. The gap between the best and worst seat is " + ", ".join(
             f"{100 * v:.1f} points at {p}" for p, v in spread.items()) + " players; see the intervals to judge "
-        "whether a gap is larger than chance (each seat plays every game, so seat rates share their games).")
+        "whether a gap is larger than chance (each seat plays every game, so seat rates share their games: "
+        "`spreads.csv` gives each best-minus-worst gap, seats and occupations, with a standard error that "
+        "allows for that, which the findings use).")
     sec.image(img, "Seat win rate minus the average seat, per player count")
     d = s.copy()
     d["cell"] = _cells(d)

@@ -195,3 +195,68 @@ def paired_diff(x: ArrayLike, y: ArrayLike, level: float = LEVEL) -> tuple[float
     xa, ya = np.asarray(x, bool), np.asarray(y, bool)
     return newcombe_paired(int((xa & ya).sum()), int((xa & ~ya).sum()), int((~xa & ya).sum()),
                            int((~xa & ~ya).sum()), level)
+
+
+# ------------------------------------------------------------------ seat-games clustered by game
+def cluster_sums(game: np.ndarray, n_games: int, hit: np.ndarray, win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per game (``game``: each seat-game's game index, 0..n_games-1): the seat-games of a
+    group (``hit``) and their wins, as float arrays of length ``n_games``."""
+    h = np.asarray(hit, bool)
+    n = np.bincount(game, weights=h, minlength=n_games)
+    w = np.bincount(game, weights=h & np.asarray(win, bool), minlength=n_games)
+    return n, w
+
+
+def clustered_vars(stratum: np.ndarray, n_strata: int, n1: np.ndarray, w1: np.ndarray,
+                   n2: np.ndarray | None = None, w2: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Variances of win rates over seat-games that respect the games they come from.
+
+    The seats of one game win and lose together (teammates) or against each other, so
+    their seat-games are not independent draws; the games are. ``n1, w1`` (and ``n2, w2``)
+    are per-game seat-games and wins of one group (and of a second one), ``stratum`` each
+    game's stratum (the player count), 0..n_strata-1. Per stratum: ``N1, W1, p1, var1`` =
+    the group's seat-games, wins, rate and the variance of the rate, and with a second group
+    ``N2, W2, p2, var2, var_d`` (``var_d`` that of ``p1 - p2``, both measured on the same
+    games). The variance is the linearised (sandwich, "cluster-robust") one: with
+    u_g = (w_g - p n_g) / N the rate's influence of game g, var = G/(G-1) * sum u_g^2 over the
+    G games of the stratum (for ratio estimators, e.g. W. G. Cochran, *Sampling Techniques*,
+    3rd ed., 1977, sec. 6.4 and 11.7, cluster sampling with clusters of unequal size).
+    It is exact for any correlation inside a game; with one seat-game a game it is the
+    binomial variance up to the factor G/(G-1)."""
+    s = np.asarray(stratum)
+    games = np.bincount(s, minlength=n_strata).astype(float)
+    corr = np.divide(games, games - 1, out=np.ones(n_strata), where=games > 1)
+
+    def side(n: np.ndarray, w: np.ndarray):
+        nn = np.bincount(s, weights=n, minlength=n_strata)
+        ww = np.bincount(s, weights=w, minlength=n_strata)
+        p = np.divide(ww, nn, out=np.full(n_strata, np.nan), where=nn > 0)
+        safe_n = np.where(nn > 0, nn, 1.0)
+        u = (w - np.nan_to_num(p)[s] * n) / safe_n[s]
+        var = corr * np.bincount(s, weights=u * u, minlength=n_strata)
+        return nn, ww, p, np.where(nn > 0, var, np.nan), u
+
+    out: dict[str, np.ndarray] = {}
+    out["N1"], out["W1"], out["p1"], out["var1"], u1 = side(n1, w1)
+    if n2 is not None and w2 is not None:
+        out["N2"], out["W2"], out["p2"], out["var2"], u2 = side(n2, w2)
+        d = u1 - u2
+        vd = corr * np.bincount(s, weights=d * d, minlength=n_strata)
+        out["var_d"] = np.where((out["N1"] > 0) & (out["N2"] > 0), vd, np.nan)
+    return out
+
+
+def widen(est: ArrayLike, lo: ArrayLike, hi: ArrayLike, var: ArrayLike, var_indep: ArrayLike,
+          bounds: tuple[float, float] = (0.0, 1.0)) -> tuple[np.ndarray, np.ndarray]:
+    """An interval made for independent draws, rescaled about ``est`` by the square root of
+    the design effect ``var / var_indep`` (wider when the draws are positively correlated,
+    narrower when negatively), clipped to ``bounds``; unchanged where either variance is
+    not positive. For the large counts of a study this is close to the same interval made
+    with the effective sample size n / deff, as for survey data (E. L. Korn and
+    B. I. Graubard, *Survey Methodology* 24, 1998, 193-201)."""
+    e, lo_a, hi_a = np.asarray(est, float), np.asarray(lo, float), np.asarray(hi, float)
+    v, vi = np.asarray(var, float), np.asarray(var_indep, float)
+    ok = (v > 0) & (vi > 0)
+    f = np.sqrt(np.divide(v, vi, out=np.ones_like(e * v), where=ok))
+    return (np.clip(e - (e - lo_a) * f, bounds[0], bounds[1]),
+            np.clip(e + (hi_a - e) * f, bounds[0], bounds[1]))

@@ -402,7 +402,7 @@ def variant_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
 
 TABLE_NAMES = ("outcomes", "order_share", "minority", "drink_effect", "drink_usage", "solo", "loge_team",
                "loge_holder", "seats", "occupations", "occupations_by_players", "start_items",
-               "start_items_by_players", "added_items", "lengths", "wrong_decl", "declarations", "variants")
+               "start_items_by_players", "spreads", "added_items", "lengths", "wrong_decl", "declarations", "variants")
 
 
 def build_tables(df: pd.DataFrame, level: float = LEVEL) -> dict[str, pd.DataFrame]:
@@ -429,6 +429,7 @@ def build_tables(df: pd.DataFrame, level: float = LEVEL) -> dict[str, pd.DataFra
         "occupations_by_players": st.occupation_rates(std, long, level),
         "start_items": st.start_item_rates(std, long, level, by_players=False),
         "start_items_by_players": st.start_item_rates(std, long, level),
+        "spreads": st.spreads(std, long, level),
         "added_items": added_item_effect(std, level),
         "lengths": game_lengths(std),
         "wrong_decl": wrong_decl_rates(std, level),
