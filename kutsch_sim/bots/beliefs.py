@@ -224,9 +224,8 @@ def refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, kac,
         same = asg[i] if mine_order == 1 else (~asg[i]) & full
         if n % 2 == 1 and popcount_nb(same) == small:
             zs += e
-        for p in range(n):
-            if (same >> p) & 1:
-                team[p] += e
+        for p in range(n):  # branch-free: adding e * 0 leaves team[p] (>= +0.0) exactly as it is
+            team[p] += e * ((same >> p) & 1)
     if z <= 0.0:  # no assignment left (a position built without set-up): stay at the prior
         for p in range(n):
             team[p] = 0.5
@@ -326,9 +325,8 @@ def decay_nb(conf, k_card, n, p, keep, x, y):
     for s in range(n):
         if s == x or s == y:
             continue
-        for c in range(N_CARDS):
-            if k_card[s, c] == p:
-                conf[s, c] *= keep
+        for c in range(N_CARDS):  # branch-free: a factor of exactly 1.0 leaves conf as it is
+            conf[s, c] *= keep if k_card[s, c] == p else 1.0
 
 
 @njit(cache=True)

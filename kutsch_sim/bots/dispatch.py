@@ -15,7 +15,7 @@ from ..rng import below_nb
 from .beliefs import hard_beliefs_nb, refresh_cards_nb, reset_beliefs_nb
 from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART, P_SOFT_TRUST
 from .policy import choose_nb
-from .view import fill_view_nb, reads_beliefs_nb, start_view_nb, take_back_nb
+from .view import fill_light_nb, fill_view_nb, is_light_nb, reads_beliefs_nb, start_view_nb, take_back_nb
 
 __all__ = ["BOT_FIRST", "BOT_GREEDY", "BOT_RANDOM", "BOT_SMART", "bot_choose_nb", "final_beliefs_nb",
            "start_bots_nb"]
@@ -53,17 +53,25 @@ def bot_choose_nb(st, seat, kind, n):
         return 0
     if b == BOT_RANDOM:
         return below_nb(st.rs, n)
+    light = is_light_nb(kind)  # a fight's supports and bonuses: a smaller View, nothing taken back
     if b == BOT_SMART:
         # beliefs are a pure function of the evidence, so putting a refresh off until a
         # decision reads them changes no game
         if not st.bel_fresh[seat] and reads_beliefs_nb(kind):
             refresh_seat_nb(st, seat)
-        v = fill_view_nb(st, seat, kind, n, b, st.bel_conf[seat])
+        if light:
+            v = fill_light_nb(st, seat, kind, n, b)
+        else:
+            v = fill_view_nb(st, seat, kind, n, b, st.bel_conf[seat])
     else:
         hard_seat_nb(st, seat)
-        v = fill_view_nb(st, seat, kind, n, BOT_GREEDY, st.bel_one[0])
+        if light:
+            v = fill_light_nb(st, seat, kind, n, BOT_GREEDY)
+        else:
+            v = fill_view_nb(st, seat, kind, n, BOT_GREEDY, st.bel_one[0])
     i = choose_nb(v)
-    take_back_nb(st, seat)
+    if not light:
+        take_back_nb(st, seat)
     if st.sc[SC.LOG_CAP] > 0:
         log_reason_nb(st, seat)
     return i
