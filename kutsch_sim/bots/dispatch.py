@@ -8,6 +8,7 @@ traced game and the same game in a batch are identical.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..enums import EV, SC, VAR
@@ -60,15 +61,15 @@ def bot_choose_nb(st, seat, kind, n):
         if not st.bel_fresh[seat] and reads_beliefs_nb(kind):
             refresh_seat_nb(st, seat)
         if light:
-            v = fill_light_nb(st, seat, kind, n, b)
+            v = fill_light_nb(st, seat, kind, n, np.int64(b))
         else:
-            v = fill_view_nb(st, seat, kind, n, b, st.bel_conf[seat])
+            v = fill_view_nb(st, seat, kind, n, np.int64(b), st.bel_conf[seat])
     else:
         hard_seat_nb(st, seat)
         if light:
-            v = fill_light_nb(st, seat, kind, n, BOT_GREEDY)
+            v = fill_light_nb(st, seat, kind, n, np.int64(BOT_GREEDY))
         else:
-            v = fill_view_nb(st, seat, kind, n, BOT_GREEDY, st.bel_one[0])
+            v = fill_view_nb(st, seat, kind, n, np.int64(BOT_GREEDY), st.bel_one[0])
     i = choose_nb(v)
     if not light:
         take_back_nb(st, seat)

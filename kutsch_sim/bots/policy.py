@@ -134,7 +134,7 @@ V_FULL = 3.0
 OCC_VALUE = (0.9, 0.6, 0.7, 0.8, 0.6, 0.5, 0.5, 0.4, 0.7, 0.7)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # 39 literal reason codes: inlined, not compiled 39 times
 def out_nb(v, code, target, d):
     v.out[0] = code
     v.out[1] = target

@@ -8,15 +8,23 @@ the chosen option *value*. A scripted decision (``st.script``) is taken first wh
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..bots.dispatch import bot_choose_nb
 from ..enums import ERR, SC
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide_nb(st, seat, kind, n):
-    """Return the chosen value among st.opts[0:n] for ``seat``'s decision ``kind``."""
+    """Return the chosen value among st.opts[0:n] for ``seat``'s decision ``kind``. (An
+    inlined wrapper: the body compiles once for int64 arguments, see engine.log.log_nb.)"""
+    return decide_body_nb(st, np.int64(seat), np.int64(kind), np.int64(n))
+
+
+@njit(cache=True)
+def decide_body_nb(st, seat, kind, n):
+    """:func:`decide_nb`'s body (int64 arguments)."""
     st.sc[SC.N_DECISIONS] += 1
     if n <= 0:
         if st.sc[SC.ERROR] == 0:

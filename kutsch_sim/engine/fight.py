@@ -67,7 +67,7 @@ def holder_of_occ_nb(st, o):
     return p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: its call sites pass 7 literal combinations (engine.log.log_nb)
 def offer_play_nb(st, p, src, a, d, pa, sa, pd, sd):
     """Ask seat p whether to play fight bonus ``src`` (FIGHT_PLAY decision). The context
     holds the strengths so far (public: every bonus is shown as it is played): each side's

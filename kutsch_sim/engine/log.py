@@ -9,6 +9,7 @@ In debug mode (sc[DEBUG] == 1) the invariants are checked after every event.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..bots.beliefs import OBSERVED_MASK, observe_nb
@@ -16,8 +17,19 @@ from ..enums import SC
 from .invariants import check_nb
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_nb(st, typ, a, b, c, d):
+    """Log event (typ, a, b, c, d). Call sites pass literal constants, int8 and int32 values;
+    numba compiles a function once per combination of argument types, and a literal constant
+    is a type of its own, so the arguments are made int64 here and the body (with the
+    observer it calls) compiles once instead of some twenty times; this wrapper is inlined
+    (numba IR), so it is not compiled on its own either (cold compile time)."""
+    log_row_nb(st, np.int64(typ), np.int64(a), np.int64(b), np.int64(c), np.int64(d))
+
+
+@njit(cache=True)
+def log_row_nb(st, typ, a, b, c, d):
+    """:func:`log_nb`'s body (int64 arguments)."""
     i = st.sc[SC.N_EVENTS]
     if i < st.sc[SC.LOG_CAP]:
         row = st.log[i]

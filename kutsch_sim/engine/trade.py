@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..enums import (
@@ -88,9 +89,16 @@ def return_options_nb(st, b, x, forced, name):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trade_nb(st, a, b, x, forced, name):
-    """Active seat a offers card x to seat b (R4). Returns True if the trade completed."""
+    """Active seat a offers card x to seat b (R4). Returns True if the trade completed.
+    (The arguments are made int64 so that the body compiles once: see engine.log.log_nb.)"""
+    return trade_body_nb(st, np.int64(a), np.int64(b), np.int64(x), np.int64(forced), np.int64(name))
+
+
+@njit(cache=True)
+def trade_body_nb(st, a, b, x, forced, name):
+    """:func:`trade_nb`'s body (int64 arguments)."""
     kx = kind_nb(x)
     must = forced == TRADE_FORCED or kx == IK.PEARL or kx == IK.MIRROR  # R4.5, R4.6, R8
     log_nb(st, EV.OFFER, a, b, x, 1 if must else 0)
@@ -256,10 +264,17 @@ def sextant_nb(st, g):
         log_nb(st, EV.PASS_ON, p, (p + step) % n, st.mark[p], 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def diplomat_nb(st, p, when):
     """R8 Diplomat (p's turn, ``when`` 0 = before the action, 1 = after). Returns
-    DIPLO_CONTINUE if the turn goes on, DIPLO_END_TURN if it ends at once."""
+    DIPLO_CONTINUE if the turn goes on, DIPLO_END_TURN if it ends at once. (int64
+    arguments for the body, which then compiles once: see engine.log.log_nb.)"""
+    return diplomat_body_nb(st, np.int64(p), np.int64(when))
+
+
+@njit(cache=True)
+def diplomat_body_nb(st, p, when):
+    """:func:`diplomat_nb`'s body (int64 arguments)."""
     n = st.sc[SC.N]
     st.dctx[DCTX_A] = p
     st.dctx[DCTX_X] = when
