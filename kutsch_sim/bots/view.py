@@ -109,9 +109,11 @@ def is_light_nb(kind):
 
 @njit(cache=True)
 def fill_light_nb(st, seat, kind, n_opts, mode):
-    """:func:`fill_view_nb` for a light decision (:func:`is_light_nb`): the View fields its
-    policy reads, from the same sources; the other fields keep an earlier decision's values,
-    which it never reads. Memory and stream are not copied, so nothing is taken back."""
+    """The View fields a light decision's policy reads (:func:`is_light_nb`): me, team, mode,
+    n, turn, kind, the options, ctx, tm and par (``na = 0``); :func:`fill_view_nb` starts
+    here and fills the rest. For a light decision the other fields keep an earlier
+    decision's values, which it never reads; memory and stream are not copied, so nothing
+    is taken back."""
     sc = st.sc
     v = st.vw
     v.me = seat
@@ -154,30 +156,17 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
     st.opts[0:n_opts]; ``conf`` is the card-confidence row to show (the seat's own, or all
     ones). Returns the view record. The assignment weights are copied for the turn's action
     only (the one decision that reads them, to plan a declaration); the other decisions see
-    ``na = 0``. (Each array is taken out of its record once, before its loop.)"""
+    ``na = 0``. (What a light decision reads is filled by :func:`fill_light_nb` first; each
+    array is taken out of its record once, before its loop.)"""
+    v = fill_light_nb(st, seat, kind, n_opts, mode)
     sc = st.sc
-    v = st.vw
-    v.me = seat
-    v.team = st.k_assoc[seat, seat]
-    v.mode = mode
     n = sc[SC.N]
-    v.n = n
-    v.turn = sc[SC.TURN]
     v.deck_n = sc[SC.DECK_N]
     v.bags_open = sc[SC.BAGS_OPEN]
     v.hand_limit = sc[SC.HAND_LIMIT]
-    v.kind = kind
-    v.n_opts = n_opts
     v.minor = st.bel_minor[seat]
-    vo, so = v.opts, st.opts
-    for i in range(n_opts):
-        vo[i] = so[i]
-    vc, dc = v.ctx, st.dctx
-    for j in range(N_DCTX):
-        vc[j] = dc[j]
     vka, ka = v.k_assoc, st.k_assoc[seat]
     vko, ko = v.k_occ, st.k_occ[seat]
-    vtm, bt = v.tm, st.bel_team[seat]
     vou, ou = v.occ_up, st.occ_up
     vhn, hn = v.hand_n, st.hand_n
     vdr, dr = v.drink, st.drink
@@ -185,7 +174,6 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
     for p in range(MAX_PLAYERS):
         vka[p] = ka[p]
         vko[p] = ko[p]
-        vtm[p] = bt[p]
         vou[p] = ou[p]
         vhn[p] = hn[p]
         vdr[p] = dr[p]
@@ -206,11 +194,6 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
         vw, bw = v.w, st.bel_w[seat]
         for i in range(na):
             vw[i] = bw[i]
-    else:
-        v.na = 0
-    vp, bp = v.par, st.bparam[seat]
-    for j in range(N_BPARAM):
-        vp[j] = bp[j]
     vm, bm = v.mem, st.bmem[seat]
     for j in range(N_BMEM):
         vm[j] = bm[j]
