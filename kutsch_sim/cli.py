@@ -59,6 +59,10 @@ def play(
                          parse_variants(variant))
     except KutschError as e:
         fail(str(e))
+    from .commands.simulate import COMPILING, kernel_cached
+
+    if not kernel_cached("play_one_nb"):
+        typer.echo(COMPILING, err=True)
     result = play_game(cfg, seed, game, debug=debug)
     from .mind import format_beliefs
     from .bots.reasons import reason_row_text

@@ -196,3 +196,24 @@ def test_simulate_unwritable_out_is_one_line():
     res = CliRunner().invoke(app, ["simulate", "-n", "4", "-g", "10", "-o", "/proc/kutsch-sim-test"])
     assert res.exit_code == 2, res.output
     assert len(res.stderr.strip().splitlines()) == 1 and "cannot write the results" in res.stderr
+
+
+def test_play_says_when_it_compiles(monkeypatch, tmp_path):
+    """A first `play` compiles the one-game kernel for minutes: it says so on stderr, once,
+    and says nothing when the kernel is cached (kernel_cached looks for it in numba's cache)."""
+    import kutsch_sim
+    from kutsch_sim.cli import app as cli_app
+    from kutsch_sim.commands import simulate
+
+    monkeypatch.setattr(kutsch_sim, "JIT_CACHE_DIR", tmp_path)  # an empty cache folder
+    assert not simulate.kernel_cached("play_one_nb") and not simulate.kernel_cached()
+    (tmp_path / "engine_x").mkdir()
+    (tmp_path / "engine_x" / "game.play_one_nb-169.py311.nbi").write_bytes(b"")
+    assert simulate.kernel_cached("play_one_nb") and not simulate.kernel_cached()
+    monkeypatch.setattr(simulate, "kernel_cached", lambda kernel="play_batch_nb": False)
+    res = CliRunner().invoke(cli_app, ["play", "-n", "3", "-s", "2"])
+    assert res.exit_code == 0
+    assert res.output.count("compiling the engine") == 1
+    monkeypatch.setattr(simulate, "kernel_cached", lambda kernel="play_batch_nb": True)
+    res = CliRunner().invoke(cli_app, ["play", "-n", "3", "-s", "2"])
+    assert res.exit_code == 0 and "compiling the engine" not in res.output

@@ -125,12 +125,17 @@ Scheduler = Annotated[
 ]
 
 
-def kernel_cached() -> bool:
-    """Whether numba's cache (kutsch_sim.JIT_CACHE_DIR) holds a compiled batch kernel."""
+COMPILING = ("kutsch-sim: compiling the engine (first run of these sources: about 3 minutes on 2 cores; "
+             "cached afterwards)")
+
+
+def kernel_cached(kernel: str = "play_batch_nb") -> bool:
+    """Whether numba's cache (kutsch_sim.JIT_CACHE_DIR) holds a compiled ``kernel`` (the batch
+    kernel, or ``play_one_nb`` for one traced game)."""
     import kutsch_sim
 
     cache = getattr(kutsch_sim, "JIT_CACHE_DIR", None)
-    return cache is None or any(Path(cache).rglob("*.play_batch_nb-*.nbi"))
+    return cache is None or any(Path(cache).rglob(f"*.{kernel}-*.nbi"))
 
 
 def simulate_cmd(
@@ -192,7 +197,7 @@ def simulate_cmd(
         fail(e)
     err = Console(stderr=True)
     if run.pending() and not opts.scheduler and not kernel_cached():
-        err.print("kutsch-sim: compiling the engine (first run of these sources: minutes; cached afterwards)")
+        err.print(COMPILING)
     n_cfg = len(run.configs)
     with progress_bar(err) as bar:
         total = bar.add_task(

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from ..errors import KutschError
 from ..sim.study import DEFAULT_GAMES, DEFAULT_GAMES_NOTE, standard_parts
-from .simulate import Scheduler, Seed, Threads, fail, kernel_cached, progress_bar, summary_table
+from .simulate import COMPILING, Scheduler, Seed, Threads, fail, kernel_cached, progress_bar, summary_table
 
 N_CONFIGS = sum(p.configurations for p in standard_parts())
 
@@ -92,7 +92,7 @@ def study_cmd(
         f"bots {opts.bots}, seed {opts.seed}"
     )
     if not opts.scheduler and not kernel_cached():
-        err.print("kutsch-sim: compiling the engine (first run of these sources: minutes; cached afterwards)")
+        err.print(COMPILING)
     with progress_bar(err) as bar:
         done = [study.games_done(i) for i in range(len(study.parts))]
         total = bar.add_task(
