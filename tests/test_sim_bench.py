@@ -78,3 +78,15 @@ def test_cli_table():
     )
     assert res.exit_code == 0, res.output
     assert "games/s" in res.stdout and "basic" in res.stdout and "start-up" not in res.stdout
+    assert "one thread" not in res.stdout  # one thread count: no speed-up line
+
+
+def test_cli_table_says_the_thread_speedup():
+    res = CliRunner().invoke(
+        app,
+        ["bench", "-n", "4", "-i", "basic", "-g", "200", "-t", "1,2", "-r", "1", "--no-startup"],
+    )
+    assert res.exit_code == 0, res.output
+    line = next(x for x in res.stdout.splitlines() if "one thread" in x)
+    assert line.startswith("4 players, basic,") and " 2 threads " in line
+    assert float(line.split(" threads ")[1].split("x")[0]) > 0

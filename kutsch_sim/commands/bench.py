@@ -79,11 +79,13 @@ def bench_cmd(
     for name in ("N", "items", "bots", "thr", "games", "s", "games/s", "µs/game", "µs/turn"):
         table.add_column(name, justify="left" if name in ("items", "bots") else "right")
     notes: list[str] = []
+    speeds: dict[tuple, dict[int, float]] = {}  # games/s by thread count, per configuration
 
     def on_result(m) -> None:
         if json_out:
             typer.echo(json.dumps(m.to_dict()))
         elif m.kind == "throughput":
+            speeds.setdefault((m.players, m.item_set, m.bots), {})[m.threads] = m.games_per_s
             table.add_row(
                 str(m.players),
                 m.item_set,
@@ -107,6 +109,12 @@ def bench_cmd(
         run_bench(plan, on_result)
     if not json_out:
         console.print(table)
+        for (players, item_set, bots), by_threads in speeds.items():
+            if 1 in by_threads:
+                for t in sorted(by_threads):
+                    if t > 1:
+                        console.print(f"{players} players, {item_set}, {bots}: {t} threads "
+                                      f"{by_threads[t] / by_threads[1]:.2f}x one thread (games/s)")
         if not plan.cold:
             notes.append("cold compile: not measured (add --cold; it compiles everything again, minutes)")
         for line in notes:
