@@ -43,3 +43,19 @@ def configure() -> Path:
     if "numba" in sys.modules:
         sys.modules["numba"].config.CACHE_DIR = str(path)
     return path
+
+
+def kernel_cached(kernel: str = "play_batch_nb") -> bool:
+    """Whether numba's cache holds ``kernel`` of ``engine/game.py`` (the batch kernel, or
+    ``play_one_nb`` for one traced game) compiled from *these* files. numba keeps each source
+    folder's entries in a subfolder named after the folder and the sha1 of its absolute path
+    (``numba.core.caching._CacheLocator.get_suitable_cache_subpath``), so another checkout
+    of the same sources, sharing the cache folder, does not count."""
+    import kutsch_sim
+
+    cache = getattr(kutsch_sim, "JIT_CACHE_DIR", None)
+    if cache is None:
+        return True
+    engine = os.path.dirname(os.path.abspath(str(_PKG / "engine" / "game.py")))
+    sub = os.path.basename(engine) + "_" + hashlib.sha1(engine.encode()).hexdigest()
+    return any((Path(cache) / sub).glob(f"*.{kernel}-*.nbi"))

@@ -205,10 +205,21 @@ def test_play_says_when_it_compiles(monkeypatch, tmp_path):
     from kutsch_sim.cli import app as cli_app
     from kutsch_sim.commands import simulate
 
+    import hashlib
+    import os
+
+    import kutsch_sim.engine.game
+
     monkeypatch.setattr(kutsch_sim, "JIT_CACHE_DIR", tmp_path)  # an empty cache folder
     assert not simulate.kernel_cached("play_one_nb") and not simulate.kernel_cached()
-    (tmp_path / "engine_x").mkdir()
-    (tmp_path / "engine_x" / "game.play_one_nb-169.py311.nbi").write_bytes(b"")
+    other = tmp_path / ("engine_" + "0" * 40)  # the same sources in another checkout: not ours
+    other.mkdir()
+    (other / "game.play_one_nb-169.py311.nbi").write_bytes(b"")
+    assert not simulate.kernel_cached("play_one_nb")
+    engine = os.path.dirname(os.path.abspath(kutsch_sim.engine.game.__file__))
+    ours = tmp_path / ("engine_" + hashlib.sha1(engine.encode()).hexdigest())  # numba's folder for it
+    ours.mkdir()
+    (ours / "game.play_one_nb-169.py311.nbi").write_bytes(b"")
     assert simulate.kernel_cached("play_one_nb") and not simulate.kernel_cached()
     monkeypatch.setattr(simulate, "kernel_cached", lambda kernel="play_batch_nb": False)
     res = CliRunner().invoke(cli_app, ["play", "-n", "3", "-s", "2"])

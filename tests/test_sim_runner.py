@@ -250,3 +250,14 @@ def test_real_ctrl_c_and_kill_then_resume(tmp_path):
     simulate(sim_options(out=ref, players="4", items="basic", games=6000, seed=3, chunk_size=100))
     _same_chunks(ref, out)
     assert store.read_manifest(out)["counts"]["chunks_done"] == 60
+
+
+def test_summary_says_whether_it_loaded_or_compiled_the_engine():
+    """The summary line names the warm-up for what it was: a first run of these sources
+    compiles for minutes, a later one loads the cached engine in about a second."""
+    from kutsch_sim.sim.runner import Summary
+
+    loaded = Summary([], 1000, 3.0, True, 1.5, 1.2, False).timing_text()
+    compiled = Summary([], 1000, 170.0, True, 1.5, 160.0, True).timing_text()
+    assert "1.2 s loading the compiled engine" in loaded and "compiling" not in loaded
+    assert "160.0 s compiling the engine (first run of these sources)" in compiled

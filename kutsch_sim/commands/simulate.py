@@ -6,7 +6,6 @@ Thin: options are checked by :mod:`kutsch_sim.sim.options`, the run is
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -130,12 +129,10 @@ COMPILING = ("kutsch-sim: compiling the engine (first run of these sources: abou
 
 
 def kernel_cached(kernel: str = "play_batch_nb") -> bool:
-    """Whether numba's cache (kutsch_sim.JIT_CACHE_DIR) holds a compiled ``kernel`` (the batch
-    kernel, or ``play_one_nb`` for one traced game)."""
-    import kutsch_sim
+    """Whether numba's cache holds ``kernel`` compiled from these sources (kutsch_sim._jitcache)."""
+    from .._jitcache import kernel_cached as cached
 
-    cache = getattr(kutsch_sim, "JIT_CACHE_DIR", None)
-    return cache is None or any(Path(cache).rglob(f"*.{kernel}-*.nbi"))
+    return cached(kernel)
 
 
 def simulate_cmd(

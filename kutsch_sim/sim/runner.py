@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
+from .._jitcache import kernel_cached
 from ..api import RULES_VERSION, GameConfig, run_batch
 from ..enums import N_REC
 from ..errors import KutschError
@@ -82,6 +83,7 @@ class Summary:
     complete: bool
     play_seconds: float = 0.0  # of which computing the finished chunks (sum over chunks)
     load_seconds: float = 0.0  # of which loading (or compiling) the engine before the first chunk (local runs)
+    compiled: bool = False  # the engine was compiled (not in numba's cache) before the first chunk
 
     @property
     def games_per_s(self) -> float:
@@ -95,7 +97,8 @@ class Summary:
 
     def timing_text(self) -> str:
         """One line for the commands: wall time, play time and speed, and the engine's load time."""
-        load = f", {self.load_seconds:.1f} s loading the compiled engine" if self.load_seconds >= 0.05 else ""
+        what = "compiling the engine (first run of these sources)" if self.compiled else "loading the compiled engine"
+        load = f", {self.load_seconds:.1f} s {what}" if self.load_seconds >= 0.05 else ""
         return (f"{self.games_run:,} games played in {self.seconds:.1f} s: {self.play_seconds:.1f} s of play "
                 f"({self.play_games_per_s:,.0f} games/s){load}")
 
@@ -115,6 +118,7 @@ class Run:
         self._games_run = 0
         self._play_seconds = 0.0
         self._load_seconds = 0.0
+        self._compiled = False
 
     # ------------------------------------------------------------------ set-up
     def open(self) -> None:
@@ -328,6 +332,7 @@ class Run:
         try:
             pending = self.pending()
             if pending:  # load (or compile) the kernel outside the chunks' timings: one game, discarded
+                self._compiled = not kernel_cached()
                 t0 = time.perf_counter()
                 run_batch(self.configs[pending[0].config], self.opts.seed, 0, 1)
                 self._load_seconds = time.perf_counter() - t0
@@ -376,7 +381,7 @@ class Run:
             )
         complete = all(e["status"] == "done" for c in self.manifest["configurations"] for e in c["chunks"])
         return Summary(rows, self._games_run, time.perf_counter() - self._t0, complete, self._play_seconds,
-                       self._load_seconds)
+                       self._load_seconds, self._compiled)
 
 
 def _show(value: object) -> str:

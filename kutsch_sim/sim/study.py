@@ -451,7 +451,7 @@ class Study:
         complete = all(s is not None and s.complete for s in self.summaries)
         done = [s for s in self.summaries if s is not None]
         return Summary(rows, games, seconds, complete, sum(s.play_seconds for s in done),
-                       sum(s.load_seconds for s in done))
+                       sum(s.load_seconds for s in done), any(s.compiled for s in done))
 
     def interrupted_message(self) -> str:
         """What is kept after Ctrl-C, and the command that finishes the study."""
