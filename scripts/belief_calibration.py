@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for n in parse_players(a.players):
         p, y = pairs(n, a.items, a.games, a.seed)
-        for lo, hi in zip(EDGES[:-1], EDGES[1:]):
+        for lo, hi in zip(EDGES[:-1], EDGES[1:], strict=True):
             m = (p >= lo) & ((p < hi) if hi < 1.0 else (p <= hi))
             if m.any():
                 rows.append({"players": n, "lo": lo, "hi": hi, "pairs": int(m.sum()),
