@@ -231,14 +231,16 @@ def loge_holder_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None,
         "players", kind="stable", ignore_index=True)
 
 
-def spreads(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = LEVEL) -> pd.DataFrame:
+def spreads(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = LEVEL,
+            rates: tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame] | None = None) -> pd.DataFrame:
     """Best minus worst seat (per player count) and occupation (pooled, and per count), with a
     standard error that allows for both being measured in the same games (seat 0 and seat 3
     of a game are teammates or opponents; :func:`.stats.clustered_vars`).
 
     Columns: what (``seat``/``occupation``), players (0 = pooled), best, worst (the seat
     index or occupation name), k (how many were compared), best_rate, worst_rate,
-    diff, se. The rates are those of :func:`seat_rates` / :func:`occupation_rates`.
+    diff, se. The rates are those of :func:`seat_rates` / :func:`occupation_rates`; pass
+    them as ``rates`` (seats, occupations pooled, occupations per count) if already built.
     """
     s = _long(df, seats)
     win = s["win"].to_numpy(bool)
@@ -269,11 +271,12 @@ def spreads(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = 
                      "diff": float(cv["p1"][0] - cv["p2"][0]), "se": float(np.sqrt(cv["var_d"][0]))})
 
     players = s["players"].to_numpy()
-    sr = seat_rates(df, s, level)
+    sr, op, ob = rates if rates is not None else (seat_rates(df, s, level),
+                                                  occupation_rates(df, s, level, by_players=False),
+                                                  occupation_rates(df, s, level))
     for n in np.unique(players):
         add("seat", int(n), players == n, sr[sr["players"] == n])
-    add("occupation", 0, np.ones(len(s), bool), occupation_rates(df, s, level, by_players=False))
-    ob = occupation_rates(df, s, level)
+    add("occupation", 0, np.ones(len(s), bool), op)
     if ob["players"].nunique() > 1:
         for n in np.unique(players):
             add("occupation", int(n), players == n, ob[ob["players"] == n])

@@ -415,6 +415,9 @@ def build_tables(df: pd.DataFrame, level: float = LEVEL) -> dict[str, pd.DataFra
     if len(std) == 0:
         return {name: pd.DataFrame() for name in TABLE_NAMES}
     long = seat_frame(std)
+    seats = st.seat_rates(std, long, level)
+    occs = st.occupation_rates(std, long, level, by_players=False)
+    occs_n = st.occupation_rates(std, long, level)
     return {
         "outcomes": outcome_rates(std, level),
         "order_share": order_share(std, level),
@@ -424,12 +427,12 @@ def build_tables(df: pd.DataFrame, level: float = LEVEL) -> dict[str, pd.DataFra
         "solo": solo_rates(std, level),
         "loge_team": loge_team_effect(std, level),
         "loge_holder": st.loge_holder_rates(std, long, level),
-        "seats": st.seat_rates(std, long, level),
-        "occupations": st.occupation_rates(std, long, level, by_players=False),
-        "occupations_by_players": st.occupation_rates(std, long, level),
+        "seats": seats,
+        "occupations": occs,
+        "occupations_by_players": occs_n,
         "start_items": st.start_item_rates(std, long, level, by_players=False),
         "start_items_by_players": st.start_item_rates(std, long, level),
-        "spreads": st.spreads(std, long, level),
+        "spreads": st.spreads(std, long, level, rates=(seats, occs, occs_n)),
         "added_items": added_item_effect(std, level),
         "lengths": game_lengths(std),
         "wrong_decl": wrong_decl_rates(std, level),
