@@ -145,6 +145,8 @@ def test_decisions_ignore_what_the_seat_cannot_know(n, game, turns, mix, salt):
     cases.append((DEC.RETURN, mine, (other, seat, -1)))
     cases.append((DEC.LIMIT_GIVE, [t * 32 + c for t in range(n) if t != seat for c in mine], (seat, 1, -1)))
     cases.append((DEC.WIN_CHOICE, [0, 1], (seat, other, -1)))
+    # a light decision (bots.view.fill_light_nb): the rest of the scrambled View must go unread
+    cases.append((DEC.FIGHT_PLAY, [0, 1], (seat, other, -1)))
     for kind, opts, (a, b, c) in cases:
         if len(opts) < 2:
             continue

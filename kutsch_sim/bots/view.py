@@ -55,7 +55,10 @@ The two decisions of every fight's supporters and fighters (SUPPORT, FIGHT_PLAY:
 parameters, and change neither memory nor stream: :func:`fill_light_nb` copies just those
 (:func:`is_light_nb`), and nothing is taken back.
 Fields a decision does not fill (``w`` beyond ``na``, ``opts`` beyond ``n_opts``,
-``k_acard`` beyond 3 players, the scratch) may hold an earlier decision's values and are never read.
+``k_acard`` beyond 3 players, the scratch, and for a light decision everything but its own
+fields) may hold an earlier decision's values, often another seat's, and are never read:
+the property test in ``tests/test_bots_view.py`` scrambles the whole record before each
+decision it checks, SUPPORT and FIGHT_PLAY among them.
 """
 
 from __future__ import annotations
