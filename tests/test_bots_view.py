@@ -18,7 +18,7 @@ from numba import njit
 
 from kutsch_sim.api import GameConfig
 from kutsch_sim.bots.act import REASON_AT
-from kutsch_sim.bots.beliefs import observe_nb
+from kutsch_sim.bots.beliefs import A_MAX, observe_nb
 from kutsch_sim.bots.dispatch import bot_choose_nb
 from kutsch_sim.bots.params import P_NOISE
 from kutsch_sim.engine.game import action_options_nb, init_game_nb, play_turn_nb
@@ -95,10 +95,12 @@ def hide_from(st, seat, rng) -> object:
     for arr in (st2.k_assoc, st2.k_occ, st2.k_card):
         for p in others:
             arr[p, :] = rng.integers(-1, 2, size=arr.shape[1])
-    for arr in (st2.bel_priv, st2.bel_w, st2.bel_team, st2.bel_conf):
+    for arr in (st2.bel_gpair, st2.bel_epriv, st2.bel_w, st2.bel_team, st2.bel_conf):
         for p in others:
             arr[p, :] = rng.random(arr.shape[1])
     for p in others:
+        st2.bel_idx[p, :] = rng.integers(0, 512, size=st2.bel_idx.shape[1])
+        st2.bel_key[p, :] = rng.integers(-1, 300, size=2)
         st2.bmem[p, :] = rng.integers(-1, 5, size=st2.bmem.shape[1])
         st2.bel_minor[p] = rng.random()
     # the View record still holds the last decision's copy (often another seat's): scramble it
@@ -171,10 +173,12 @@ def test_observer_keeps_private_fields_private():
         results.append(s)
     a, b = results
     for p in (0, 3, 4, 5):
-        assert np.array_equal(a.bel_priv[p], b.bel_priv[p])
+        assert np.array_equal(a.bel_gpair[p], b.bel_gpair[p])
+        assert np.array_equal(a.bel_epriv[p], b.bel_epriv[p])
         # what others believe about cards depends on where they placed them, not on x and y
         assert np.array_equal(a.bel_conf[p], b.bel_conf[p])
-    assert np.array_equal(a.bel_pub, b.bel_pub)
+    assert np.array_equal(a.bel_psat, b.bel_psat)
+    assert np.array_equal(a.bel_epub, b.bel_epub)
 
 
 # ------------------------------------------------------------------ mirror symmetry
@@ -201,13 +205,14 @@ def mirror(st) -> object:
     full = (1 << n) - 1
     index = {int(a): i for i, a in enumerate(st.bel_asg[:na])}
     perm = np.array([index[(~int(a)) & full] for a in st.bel_asg[:na]])
-    m.bel_pub[perm] = st.bel_pub[:na]
-    m.bel_priv[:, perm] = st.bel_priv[:, :na]
+    m.bel_epub[:, perm] = st.bel_epub[:, :na]
+    m.bel_epriv[:, perm] = st.bel_epriv[:, :na]
     for p in range(MAX_PLAYERS):
         top = st.bmem[p, 4]
         if top >= 0:
             m.bmem[p, 4] = SIGMA[top]
     m.bel_fresh[:] = False
+    m.bel_key[:, 0] = -1  # the lists of allowed assignments hold indices: made again
     return m
 
 
@@ -245,3 +250,86 @@ def test_action_scores_are_mirror_symmetric(n):
             s_m, r_m = got[mirror_option(o)]
             assert s_m == pytest.approx(s, abs=1e-9)
             assert r_m == r
+
+
+# ------------------------------------------------------------------ soft evidence as factors
+def log_weights(st, p, na):
+    """Seat p's soft evidence as log-weights per assignment, from the pairwise sums: public
+    (bel_psat, before its trust) and private (bel_gpair)."""
+    n = int(st.sc[SC.N])
+    pub, priv = np.zeros(A_MAX), np.zeros(A_MAX)
+    for i in range(na):
+        a = int(st.bel_asg[i])
+        together = [((a >> x) ^ (a >> y)) & 1 == 0 for x in range(n) for y in range(n)]
+        pub[i] = sum(st.bel_psat[x, y] for x in range(n) for y in range(x + 1, n) if together[x * n + y])
+        priv[i] = sum(st.bel_gpair[p, g] for g in range(n) if g != p and together[p * n + g])
+    return pub, priv
+
+
+@pytest.mark.parametrize("n", [5, 6, 9, 10])
+def test_soft_evidence_factors_match_the_log_weights(n):
+    """The observer keeps the soft evidence per pair of seats (bel_psat, bel_gpair) and, for
+    the refresh, as factors per assignment (bel_epub per trust in play, bel_epriv), updated
+    by multiplication at each event. After real games with four different trusts at one
+    table, the factors are the exponentials of the pairwise sums, and every seat's posterior
+    equals the one computed from the log-weights (beliefs.refresh_nb)."""
+    from kutsch_sim.bots.beliefs import refresh_nb
+    from kutsch_sim.bots.dispatch import refresh_seat_nb
+    from kutsch_sim.bots.params import P_SOFT_TRUST
+
+    cfg = GameConfig(n, "full", ("smart",) * n)
+    nn, in_game, stamped, bots, params = cfg.arrays()
+    # trusts 0.5 (the profile's), 0.25 (two seats), 1.0 and 0 at one table
+    params[1, P_SOFT_TRUST] = 0.25
+    params[2, P_SOFT_TRUST] = 1.0
+    params[3, P_SOFT_TRUST] = 0.0
+    params[4, P_SOFT_TRUST] = 0.25
+    priv_seen = False
+    for game in range(4):
+        st = as_record(prefix_nb(nn, in_game, stamped, bots, params, np.uint64(3), cfg.config_id, game, 8 * n))
+        na = int(st.sc[SC.N_ASG])
+        trusts = sorted({float(params[p, P_SOFT_TRUST]) for p in range(n)} - {0.0})
+        assert int(st.bel_nts) == len(trusts)
+        for p in range(n):
+            t = float(params[p, P_SOFT_TRUST])
+            pub, priv = log_weights(st, p, na)
+            row = st.bel_epub[int(st.bel_tslot[p])]
+            np.testing.assert_allclose(row[:na], np.exp(t * pub[:na]), rtol=1e-11)
+            np.testing.assert_allclose(st.bel_epriv[p, :na], np.exp(priv[:na]), rtol=1e-11)
+            refresh_seat_nb(st, p)
+            w, team, minor = np.zeros(A_MAX), np.zeros(10), np.zeros(10)
+            refresh_nb(n, p, na, st.bel_asg, pub, priv, st.k_assoc[p], t, w, team, minor)
+            np.testing.assert_allclose(st.bel_team[p, :n], team[:n], rtol=1e-11, atol=1e-14)
+            np.testing.assert_allclose(st.bel_w[p, :na], w[:na], rtol=1e-11, atol=1e-14)
+            assert st.bel_minor[p] == pytest.approx(minor[p], rel=1e-11, abs=1e-14)
+            priv_seen |= bool(np.abs(priv[:na]).max() > 0.1)
+        assert np.abs(st.bel_psat).max() > 0.1  # evidence was seen (the test tests something)
+    assert priv_seen
+
+
+def test_team_beliefs_sum_over_assignments():
+    """refresh_nb's P(teammate), summed from half-seat bins, is the plain sum over the
+    assignments of the normalised weights (random evidence, every player count)."""
+    from kutsch_sim.bots.beliefs import make_assignments_nb, refresh_nb
+    from kutsch_sim.enums import ORDER
+
+    rng = np.random.default_rng(5)
+    for n in range(3, 11):
+        asg = np.zeros(A_MAX, np.int32)
+        na = make_assignments_nb(n, asg)
+        for _ in range(5):
+            kas = np.full(10, -1, np.int8)
+            me = int(rng.integers(n))
+            kas[me] = int(rng.integers(2))
+            for q in rng.choice(n, size=int(rng.integers(0, n // 2)), replace=False):
+                if q != me:
+                    kas[q] = int(rng.integers(2))
+            pub, priv = rng.normal(size=A_MAX), rng.normal(size=A_MAX)
+            w, team, minor = np.zeros(A_MAX), np.zeros(10), np.zeros(10)
+            refresh_nb(n, me, na, asg, pub, priv, kas, 0.7, w, team, minor)
+            if w[:na].sum() == 0:  # the random knowledge fits no assignment
+                continue
+            mine = kas[me] == ORDER
+            for p in range(n):
+                same = [((int(a) >> p) & 1) == (1 if mine else 0) for a in asg[:na]]
+                assert team[p] == pytest.approx(float(np.dot(w[:na], same)), abs=1e-12)

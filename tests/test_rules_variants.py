@@ -321,11 +321,15 @@ def test_R10_advanced_3p_beliefs_weigh_seen_cards_exactly() -> None:
     kas = np.full(10, -1, np.int8)
     kas[0] = ORDER
     w, team, minor = np.zeros(A_MAX), np.zeros(10), np.zeros(10)
-    zeros = np.zeros(A_MAX)
-    refresh_cards_nb(3, 0, na, asg, zeros, zeros, kas, 1.0, w, team, minor, kac, True, True)
+    ones = np.ones(A_MAX)  # no soft evidence: every factor 1
+
+    def scratch():
+        return np.zeros(64), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64)
+
+    refresh_cards_nb(3, 0, na, asg, ones, ones, kas, w, team, minor, kac, True, True, *scratch())
     p1_before = team[1]
     kac[1, 0] = ORDER  # I saw one Order card of seat 1
-    refresh_cards_nb(3, 0, na, asg, zeros, zeros, kas, 1.0, w, team, minor, kac, True, True)
+    refresh_cards_nb(3, 0, na, asg, ones, ones, kas, w, team, minor, kac, True, True, *scratch())
     brute = _brute_counts(kac, asg[:na].tolist())
     p1 = sum(c for c, a in zip(brute, asg[:na].tolist(), strict=True) if a & 2) / sum(brute)
     assert team[1] == pytest.approx(p1) and p1_before < team[1] < 1.0  # likelier, not certain
@@ -333,11 +337,11 @@ def test_R10_advanced_3p_beliefs_weigh_seen_cards_exactly() -> None:
     assert minor[0] == pytest.approx(p_alone / sum(brute))
     assert math.isclose(w[:na].sum(), 1.0)
     # the greedy bot (hard evidence only): soft evidence is not read, the cards are
-    soft = np.random.default_rng(1).normal(size=A_MAX)
+    soft = np.exp(np.random.default_rng(1).normal(size=A_MAX))
     team2, minor2 = np.zeros(10), np.zeros(10)
-    refresh_cards_nb(3, 0, na, asg, soft, soft, kas, 1.0, w, team2, minor2, kac, True, False)
+    refresh_cards_nb(3, 0, na, asg, soft, soft, kas, w, team2, minor2, kac, True, False, *scratch())
     assert team2[1] == pytest.approx(p1) and minor2[0] == pytest.approx(minor[0])
-    refresh_cards_nb(3, 0, na, asg, soft, soft, kas, 1.0, w, team2, minor2, kac, True, True)
+    refresh_cards_nb(3, 0, na, asg, soft, soft, kas, w, team2, minor2, kac, True, True, *scratch())
     assert team2[1] != pytest.approx(p1)  # the smart bot adds it
 
 

@@ -6,25 +6,29 @@ N the card in the box is either team, so assignments with (N-1)/2 or (N+1)/2 Ord
 are possible, all equally likely a priori (R2.2). There are at most C(10,5) = 252
 (``A_MAX``), listed once per game in ``bel_asg``.
 
-Evidence is a log-likelihood per assignment:
+Evidence is a log-likelihood per assignment, kept as pairwise terms ``w * [p and q on the
+same team]`` and, for the refresh, as the factor exp(log-likelihood) per assignment:
 
 * public soft evidence (supports, attacks, offers, accepted and rejected trades, Priest,
-  Doctor, Poison Mixer) is the same for every seat, so it is kept once, in ``bel_pub[a]``,
-  as pairwise terms ``w * [p and q on the same team]`` (each pair's total saturated, see
-  :func:`pair_nb`, kept in ``bel_pair``); a seat weighs it by its own ``soft_trust``.
+  Doctor, Poison Mixer) is the same for every seat, so it is kept once: each pair's
+  saturated total in ``bel_psat`` (see :func:`pair_nb`), and per assignment a the factor
+  ``bel_epub[k, a]`` = exp(trust * sum of bel_psat over the pairs together in a), one row
+  for each distinct ``soft_trust`` in play (:func:`trust_slots_nb`).
 * private soft evidence (a victory item of my colour handed to me, a Black Pearl pushed on
-  me) goes to that seat's row ``bel_priv[s, a]``.
+  me) goes to the receiving seat: per giver in ``bel_gpair[s, g]``, and as the factor
+  ``bel_epriv[s, a]`` (:func:`gift_nb`).
 * hard evidence is the seat's own knowledge row ``k_assoc[s]`` (its own card, Monocle,
   fight looks), kept by the engine: assignments that contradict it get weight 0.
 
-:func:`refresh_nb` turns this into ``bel_team[s, p]`` = P(p is on s's team) and
+:func:`refresh_cards_nb` turns this into ``bel_team[s, p]`` = P(p is on s's team) and
 ``bel_minor[s]`` = P(s's team is the minority) (odd N: the Drink of Power, R7; as a wrong
 Drink declaration loses the game, the lower of the estimates from hard evidence alone and
-from all of it, see :func:`refresh_cards_nb`), and keeps
-the normalised weights in ``bel_w[s]`` for joint questions ("are all of these my
-teammates?"). It runs lazily: only for a seat that is about to decide and whose evidence
-changed (``bel_fresh``). Cost per refresh: one exp per assignment consistent with the
-seat's hard evidence (10 at 6 players, 126 at 10).
+from all of it), and keeps the normalised weights in ``bel_w[s]`` for joint questions
+("are all of these my teammates?"). It runs lazily: only for a seat that is about to decide
+and whose evidence changed (``bel_fresh``). Cost per refresh: one pass over the assignments,
+two multiplications for each one consistent with the seat's hard evidence (10 at 6
+players, 126 at 10), no exp: the factors are brought up to date once per event, for every
+trust in play, by one exp and one multiplication per assignment touched.
 
 Item beliefs. The engine keeps ``k_card[s, c]``, the seat where s last saw card c.
 ``bel_conf[s, c]`` is s's probability that c is still there: each time the holder passes
@@ -42,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from ..enums import EV, MAX_PLAYERS, N_CARDS, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
-from .params import M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM
+from .params import M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM, P_SOFT_TRUST
 from .values import C_DAGGER, C_GLOVES, C_KNIVES, C_PEARL, C_RING, C_WHIP, ckind_nb, future_team_nb
 
 A_MAX = 252  # C(10, 5): the most team assignments at any player count
@@ -102,22 +106,21 @@ def make_assignments_nb(n, asg):
 
 
 @njit(cache=True)
-def reset_beliefs_nb(n, asg, pub, pair, psat, priv, w, team, minor, fresh, conf, ctx, bmem):
+def reset_beliefs_nb(n, asg, pair, psat, gpair, w, team, minor, fresh, conf, ctx, bmem, key):
     """Fresh beliefs for a new game of n players (called from set-up). Returns the number
     of assignments."""
     na = make_assignments_nb(n, asg)
-    for i in range(na):
-        pub[i] = 0.0
     for s in range(MAX_PLAYERS):
         for i in range(na):
-            priv[s, i] = 0.0
             w[s, i] = 0.0
         for p in range(MAX_PLAYERS):
             team[s, p] = 0.5
             pair[s, p] = 0.0
             psat[s, p] = 0.0
+            gpair[s, p] = 0.0
         team[s, s] = 1.0
         minor[s] = 0.0
+        key[s, 0] = -1  # no list of allowed assignments yet (refresh_cards_nb)
         fresh[s] = False
         for c in range(N_CARDS):
             conf[s, c] = 1.0
@@ -130,12 +133,49 @@ def reset_beliefs_nb(n, asg, pub, pair, psat, priv, w, team, minor, fresh, conf,
     return na
 
 
+@njit(cache=True)
+def trust_slots_nb(st, n, na):
+    """Per game: the soft-evidence factors start at 1. Each distinct nonzero ``soft_trust``
+    among the seats gets a row of ``bel_epub`` (``bel_tval[k]``, ``bel_nts`` rows in use;
+    a table of one profile has one); ``bel_tslot[s]`` is seat s's row, and seats of trust 0
+    read the last row, all ones. So the public evidence is turned into factors once per
+    event for every trust in play, not once per refresh for every seat."""
+    nts = 0
+    for s in range(MAX_PLAYERS):
+        slot = MAX_PLAYERS
+        t = st.bparam[s, P_SOFT_TRUST] if s < n else 0.0
+        if t != 0.0:
+            for k in range(nts):
+                if st.bel_tval[k] == t:
+                    slot = k
+                    break
+            if slot == MAX_PLAYERS:
+                st.bel_tval[nts] = t
+                slot = nts
+                nts += 1
+        st.bel_tslot[s] = slot
+    st.bel_nts = nts
+    for k in range(MAX_PLAYERS + 1):
+        for i in range(na):
+            st.bel_epub[k, i] = 1.0
+    for s in range(MAX_PLAYERS):
+        for i in range(na):
+            st.bel_epriv[s, i] = 1.0
+
+
 # ------------------------------------------------------------------ posterior
 @njit(cache=True)
 def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
-    """Seat ``me``'s posterior (base rules): :func:`refresh_cards_nb` without association cards."""
-    refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, np.full((1, 3), -1, np.int8), False,
-                     True)
+    """Seat ``me``'s posterior (base rules) from log-weights: pub (public soft evidence, weighed
+    by ``trust``) and priv (its private evidence). :func:`refresh_cards_nb` keeps them as
+    factors (``bel_epub``, ``bel_epriv``); this turns the logs into factors first (tests)."""
+    epub = np.ones(A_MAX)
+    epriv = np.ones(A_MAX)
+    for i in range(na):
+        epub[i] = np.exp(trust * pub[i])
+        epriv[i] = np.exp(priv[i])
+    refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, np.full((1, 3), -1, np.int8), False, True,
+                     np.zeros(64), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64))
 
 
 @njit(cache=True)
@@ -169,14 +209,24 @@ def deal_counts_nb(na, asg, kac, cnt):
 
 
 @njit(cache=True, inline="always")
-def refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, kac, adv, soft):
+def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv, soft, bins, idx, key):
     """Seat ``me``'s posterior: writes w[0:na] (normalised weights), team[0:n] (P same team
-    as me) and minor[me] (P my team is the minority, odd n). ``priv``, ``kas``, ``w`` and
-    ``team`` are the seat's rows; ``kas`` its knowledge of associations (hard evidence).
+    as me) and minor[me] (P my team is the minority, odd n). The soft evidence comes as
+    factors per assignment: ``epub[i]`` = exp(trust * public log-weight) (the seat's row of
+    ``bel_epub``, all ones for trust 0) and ``epriv[i]`` = exp(private log-weight) (its row
+    of ``bel_epriv``), kept up to date by :func:`pair_nb` and :func:`gift_nb`, so a refresh
+    needs no exp. ``kas`` is the seat's knowledge of associations (hard evidence).
     ``adv``: the advanced 3-player game (R10), where the hard evidence is the association
     cards the seat has seen (``kac``, its k_acard row), weighed exactly by
     :func:`deal_counts_nb` (a seen card makes its seat's team likelier, not certain).
-    ``soft`` False: hard evidence only (the greedy bot), pub and priv are not read."""
+    ``soft`` False: hard evidence only (the greedy bot), epub and epriv are not read.
+    ``bins`` is float64[64] scratch: the weight of each assignment goes to the bin of its
+    low half of seats and to the bin of its high half, and P(teammate) of each seat is summed
+    from the bins (2 x 32 x 5 terms at 10 players instead of 126 x 10). ``idx`` (int16[A_MAX])
+    and ``key`` (int64[2]) are the seat's list of the assignments its hard evidence allows
+    (index + 256 if its team is then the minority) and what that list was made for (the seen
+    associations; -1: none yet) with its length: the list is made again only when the seat
+    has seen a new association (always in the advanced 3-player game), and w stays 0 off it."""
     kmask = 0
     kval = 0
     for p in range(n):
@@ -187,45 +237,57 @@ def refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, kac,
     full = (1 << n) - 1
     mine_order = (kval >> int(me)) & 1
     small = (n - 1) // 2
+    odd = n % 2 == 1
+    lo = n // 2  # seats 0..lo-1 are the low half, lo..n-1 the high half
+    nlo = 1 << lo
+    nhi = 1 << (n - lo)
+    lmask = nlo - 1
     if adv:
         deal_counts_nb(na, asg, kac, w)  # w holds the counts until overwritten below
-    mx = -1e300
-    zh = 0.0
-    zm = 0.0
-    for i in range(na):
-        a = asg[i]
-        hard = 1.0
-        if adv:
-            hard = w[i]
-        if ((a ^ kval) & kmask) != 0 or hard <= 0.0:
-            w[i] = -1e300
-        else:
-            lw = trust * pub[i] + priv[i] if soft else 0.0
-            if adv:
-                lw += np.log(hard)
-            w[i] = lw
-            mx = max(mx, lw)
-            # P(minority) from hard evidence (see below)
+    k = kmask * 1024 + kval
+    if adv or key[0] != k:
+        m = 0
+        for i in range(na):
+            a = asg[i]
+            if ((a ^ kval) & kmask) != 0 or (adv and w[i] <= 0.0):
+                w[i] = 0.0
+                continue
             same = a if mine_order == 1 else (~a) & full
-            zh += hard
-            if n % 2 == 1 and popcount_nb(same) == small:
-                zm += hard
-    for p in range(n):
-        team[p] = 0.0
+            idx[m] = i + (256 if odd and popcount_nb(same) == small else 0)
+            m += 1
+        key[0] = k
+        key[1] = m
+    m = key[1]
+    for b in range(nlo + nhi):
+        bins[b] = 0.0
     z = 0.0
     zs = 0.0  # weight of the assignments where my team is the minority, soft evidence included
-    for i in range(na):
-        if w[i] <= -1e299:
-            w[i] = 0.0
-            continue
-        e = np.exp(w[i] - mx)
+    zh = 0.0  # the same two from hard evidence alone (see below)
+    zm = 0.0
+    for j in range(m):
+        code = idx[j]
+        i = code & 255
+        hard = w[i] if adv else 1.0
+        e = hard * epub[i] * epriv[i] if soft else hard
         w[i] = e
         z += e
-        same = asg[i] if mine_order == 1 else (~asg[i]) & full
-        if n % 2 == 1 and popcount_nb(same) == small:
+        zh += hard
+        if code >= 256:
             zs += e
-        for p in range(n):  # branch-free: adding e * 0 leaves team[p] (>= +0.0) exactly as it is
-            team[p] += e * ((same >> p) & 1)
+            zm += hard
+        a = asg[i]
+        same = a if mine_order == 1 else (~a) & full
+        bins[same & lmask] += e
+        bins[nlo + (same >> lo)] += e
+    for p in range(n):
+        t = 0.0
+        if p < lo:
+            for b in range(nlo):  # branch-free: adding bins[b] * 0 changes nothing
+                t += bins[b] * ((b >> p) & 1)
+        else:
+            for b in range(nhi):
+                t += bins[nlo + b] * ((b >> (p - lo)) & 1)
+        team[p] = t
     if z <= 0.0:  # no assignment left (a position built without set-up): stay at the prior
         for p in range(n):
             team[p] = 0.5
@@ -233,8 +295,8 @@ def refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, kac,
         minor[me] = 0.0
         return
     inv = 1.0 / z
-    for i in range(na):
-        w[i] *= inv
+    for j in range(m):
+        w[idx[j] & 255] *= inv
     for p in range(n):
         team[p] *= inv
     # P(minority) decides a Drink of Power declaration, which loses the game when wrong. From
@@ -244,7 +306,7 @@ def refresh_cards_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor, kac,
     # stated 80% held 3 times in 11 (session 5). Soft evidence (correlated, herd-prone) is no
     # sure basis either, so the bot takes the lower of the two.
     minor[me] = 0.0
-    if n % 2 == 1 and zh > 0.0:
+    if odd and zh > 0.0:
         minor[me] = zm / zh
         if soft:
             minor[me] = min(minor[me], zs * inv)
@@ -281,15 +343,17 @@ def joint_nb(n, me, na, asg, w, kas, named, want):
 
 # ------------------------------------------------------------------ evidence
 @njit(cache=True, inline="always")
-def pair_nb(pub, pair, psat, asg, na, p, q, wt):
+def pair_nb(st, na, p, q, wt):
     """Evidence wt (log-likelihood ratio) that p and q are on the same team. A pair's total
     is saturated, S_PAIR * tanh(total / S_PAIR): behaviour is correlated (seats act on
     beliefs built from each other's behaviour), so no amount of it about one pair is worth
     more than a likelihood ratio of e^S_PAIR. The change of the saturated total is added to
-    every assignment where p and q are together. ``psat`` keeps each pair's saturated total
-    (so it is computed once per update)."""
+    every assignment where p and q are together, as the factor exp(trust * change) on the
+    row of ``bel_epub`` of each trust in play (see :func:`trust_slots_nb`). ``bel_psat``
+    keeps each pair's saturated total."""
     if p == q or p < 0 or q < 0:
         return
+    pair, psat, epub, asg = st.bel_pair, st.bel_psat, st.bel_epub, st.bel_asg
     old = psat[p, q]
     pair[p, q] += wt
     pair[q, p] = pair[p, q]
@@ -297,19 +361,22 @@ def pair_nb(pub, pair, psat, asg, na, p, q, wt):
     psat[p, q] = new
     psat[q, p] = new
     dw = new - old
-    for i in range(na):
-        a = asg[i]
-        if ((a >> p) ^ (a >> q)) & 1 == 0:
-            pub[i] += dw
+    for k in range(st.bel_nts):
+        f = np.exp(st.bel_tval[k] * dw)
+        row = epub[k]
+        for i in range(na):
+            a = asg[i]
+            if ((a >> p) ^ (a >> q)) & 1 == 0:
+                row[i] *= f
 
 
 @njit(cache=True)
-def side_nb(pub, pair, psat, asg, na, s, x, y, wt):
+def side_nb(st, na, s, x, y, wt):
     """Seat s sides with x against y: evidence wt that s is with x, and against being with y."""
     if s == x or s == y or x < 0 or y < 0:
         return
-    pair_nb(pub, pair, psat, asg, na, s, x, wt)
-    pair_nb(pub, pair, psat, asg, na, s, y, -wt)
+    pair_nb(st, na, s, x, wt)
+    pair_nb(st, na, s, y, -wt)
 
 
 @njit(cache=True)
@@ -330,12 +397,13 @@ def decay_nb(conf, k_card, n, p, keep, x, y):
 
 
 @njit(cache=True)
-def gift_nb(priv, asg, na, fresh, k_assoc, r, g, c, wt):
+def gift_nb(st, na, r, g, c, wt):
     """Private evidence for receiver r of card c from giver g: a victory item of r's colour
-    says g thinks r is a teammate (so g likely is one); a Black Pearl says the opposite."""
+    says g thinks r is a teammate (so g likely is one); a Black Pearl says the opposite. Kept
+    per giver (``bel_gpair[r, g]``) and as r's factors ``bel_epriv[r]``."""
     if r < 0 or g < 0 or r == g:
         return
-    mine = k_assoc[r, r]
+    mine = st.k_assoc[r, r]
     f = future_team_nb(c)
     v = 0.0
     if f >= 0 and f == mine:
@@ -344,11 +412,14 @@ def gift_nb(priv, asg, na, fresh, k_assoc, r, g, c, wt):
         v = -wt
     if v == 0.0:
         return
+    st.bel_gpair[r, g] += v
+    epriv, asg = st.bel_epriv[r], st.bel_asg
+    ev = np.exp(v)
     for i in range(na):
         a = asg[i]
         if ((a >> r) ^ (a >> g)) & 1 == 0:
-            priv[r, i] += v
-    fresh[r] = False
+            epriv[i] *= ev
+    st.bel_fresh[r] = False
 
 
 @njit(cache=True)
@@ -382,22 +453,21 @@ def name_matches_nb(c, name, bags_open):
 @njit(cache=True)
 def observe_nb(st, typ, a, b, c, d):
     """Update every seat's beliefs after event (typ, a, b, c, d) of game state ``st``; see
-    the module doc. Mutates the bots' fields only (bel_pub, bel_pair, bel_priv, bel_fresh,
+    the module doc. Mutates the bots' fields only (bel_pair, bel_psat, bel_epub, bel_gpair, bel_epriv, bel_fresh,
     bel_conf, bel_ctx, bmem), never the engine's. Takes the state record (one pointer)
     rather than its fourteen fields, as it runs on every event."""
     n, na, bags_open = st.sc[SC.N], st.sc[SC.N_ASG], st.sc[SC.BAGS_OPEN]
-    asg, pub, pair, psat, priv, fresh = st.bel_asg, st.bel_pub, st.bel_pair, st.bel_psat, st.bel_priv, st.bel_fresh
-    conf, ctx, bmem, k_card, k_assoc, hand_n = st.bel_conf, st.bel_ctx, st.bmem, st.k_card, st.k_assoc, st.hand_n
+    fresh, conf, ctx, bmem, k_card, hand_n = st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem, st.k_card, st.hand_n
     if typ == EV.ATTACK:
         ctx[X_ATT] = a
         ctx[X_DEF] = b
         ctx[X_WON] = -1
-        pair_nb(pub, pair, psat, asg, na, a, b, -W_ATTACK)
+        pair_nb(st, na, a, b, -W_ATTACK)
         stale_all_nb(fresh, n)
     elif typ == EV.SUPPORT:
         x = ctx[X_ATT] if b == SIDE_ATT else ctx[X_DEF]
         y = ctx[X_DEF] if b == SIDE_ATT else ctx[X_ATT]
-        side_nb(pub, pair, psat, asg, na, a, x, y, W_SUPPORT)
+        side_nb(st, na, a, x, y, W_SUPPORT)
         stale_all_nb(fresh, n)
     elif typ == EV.BONUS:
         cc = bonus_card_nb(b)
@@ -407,7 +477,7 @@ def observe_nb(st, typ, a, b, c, d):
         if a != ctx[X_ATT] and a != ctx[X_DEF]:
             x = ctx[X_ATT] if c == SIDE_ATT else ctx[X_DEF]
             y = ctx[X_DEF] if c == SIDE_ATT else ctx[X_ATT]
-            side_nb(pub, pair, psat, asg, na, a, x, y, W_BONUS)
+            side_nb(st, na, a, x, y, W_BONUS)
             stale_all_nb(fresh, n)
     elif typ == EV.RING:
         for s in range(n):
@@ -415,7 +485,7 @@ def observe_nb(st, typ, a, b, c, d):
     elif typ == EV.MIXER:
         x = ctx[X_ATT] if b == SIDE_ATT else ctx[X_DEF]
         y = ctx[X_DEF] if b == SIDE_ATT else ctx[X_ATT]
-        side_nb(pub, pair, psat, asg, na, a, x, y, W_MIXER)
+        side_nb(st, na, a, x, y, W_MIXER)
         stale_all_nb(fresh, n)
     elif typ == EV.RESULT:
         ctx[X_WON] = c
@@ -424,15 +494,15 @@ def observe_nb(st, typ, a, b, c, d):
         if won == SIDE_ATT or won == SIDE_DEF:
             loser = ctx[X_DEF] if won == SIDE_ATT else ctx[X_ATT]
             winner = ctx[X_ATT] if won == SIDE_ATT else ctx[X_DEF]
-            side_nb(pub, pair, psat, asg, na, a, loser, winner, W_DOCTOR)
+            side_nb(st, na, a, loser, winner, W_DOCTOR)
             stale_all_nb(fresh, n)
     elif typ == EV.PRIEST:
         # priest a stopped attacker b (who gave card c, -1 if none); logged after the move
         if ctx[X_DEF] >= 0:
             if a == ctx[X_DEF]:
-                pair_nb(pub, pair, psat, asg, na, a, b, -W_PRIEST)
+                pair_nb(st, na, a, b, -W_PRIEST)
             else:
-                side_nb(pub, pair, psat, asg, na, a, ctx[X_DEF], b, W_PRIEST)
+                side_nb(st, na, a, ctx[X_DEF], b, W_PRIEST)
             stale_all_nb(fresh, n)
         if c >= 0:
             h = hand_n[b]
@@ -441,12 +511,12 @@ def observe_nb(st, typ, a, b, c, d):
             conf[b, c] = 1.0
     elif typ == EV.OFFER:
         if d == 0:
-            pair_nb(pub, pair, psat, asg, na, a, b, W_OFFER)
+            pair_nb(st, na, a, b, W_OFFER)
             stale_all_nb(fresh, n)
         conf[b, c] = 1.0
-        gift_nb(priv, asg, na, fresh, k_assoc, b, a, c, W_GIFT)
+        gift_nb(st, na, b, a, c, W_GIFT)
     elif typ == EV.ACCEPT:
-        pair_nb(pub, pair, psat, asg, na, a, b, W_ACCEPT)
+        pair_nb(st, na, a, b, W_ACCEPT)
         stale_all_nb(fresh, n)
         bmem[a, M_REJECTED] &= ~(1 << b)
         h = hand_n[a]
@@ -457,9 +527,9 @@ def observe_nb(st, typ, a, b, c, d):
         conf[b, c] = 1.0
         conf[a, d] = 1.0
         conf[b, d] = 1.0
-        gift_nb(priv, asg, na, fresh, k_assoc, a, b, d, W_GIFT)
+        gift_nb(st, na, a, b, d, W_GIFT)
     elif typ == EV.REJECT:
-        pair_nb(pub, pair, psat, asg, na, a, b, -W_REJECT)
+        pair_nb(st, na, a, b, -W_REJECT)
         stale_all_nb(fresh, n)
         bmem[a, M_REJECTED] |= 1 << b
     elif typ == EV.ANNOUNCE:
@@ -483,7 +553,7 @@ def observe_nb(st, typ, a, b, c, d):
         decay_nb(conf, k_card, n, a, keep, a, b)
         conf[a, c] = 1.0
         conf[b, c] = 1.0
-        gift_nb(priv, asg, na, fresh, k_assoc, b, a, c, W_GIFT * 0.5)
+        gift_nb(st, na, b, a, c, W_GIFT * 0.5)
     elif typ == EV.TAKE:
         if c >= 0:  # logged before the move: b still holds h cards
             h = hand_n[b]

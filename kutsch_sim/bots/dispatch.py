@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import EV, SC, VAR
+from ..enums import EV, MAX_PLAYERS, SC, VAR
 from ..rng import below_nb
-from .beliefs import hard_beliefs_nb, refresh_cards_nb, reset_beliefs_nb
-from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART, P_SOFT_TRUST
+from .beliefs import hard_beliefs_nb, refresh_cards_nb, reset_beliefs_nb, trust_slots_nb
+from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART
 from .policy import choose_nb
 from .view import fill_light_nb, fill_view_nb, is_light_nb, reads_beliefs_nb, start_view_nb, take_back_nb
 
@@ -26,9 +26,10 @@ __all__ = ["BOT_FIRST", "BOT_GREEDY", "BOT_RANDOM", "BOT_SMART", "bot_choose_nb"
 def refresh_seat_nb(st, seat):
     """Bring ``seat``'s team beliefs up to date (bots.beliefs.refresh_cards_nb on its rows)."""
     adv = st.sc[SC.N] == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0
-    refresh_cards_nb(st.sc[SC.N], seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_pub, st.bel_priv[seat],
-                     st.k_assoc[seat], st.bparam[seat, P_SOFT_TRUST], st.bel_w[seat], st.bel_team[seat],
-                     st.bel_minor, st.k_acard[seat], adv, True)
+    refresh_cards_nb(st.sc[SC.N], seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_epub[st.bel_tslot[seat]],
+                     st.bel_epriv[seat], st.k_assoc[seat], st.bel_w[seat], st.bel_team[seat], st.bel_minor,
+                     st.k_acard[seat], adv, True, st.bel_bins,
+                     st.bel_idx[seat], st.bel_key[seat])
     st.bel_fresh[seat] = True
 
 
@@ -40,8 +41,9 @@ def hard_seat_nb(st, seat):
     evidence)."""
     n = st.sc[SC.N]
     if n == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0:
-        refresh_cards_nb(n, seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_pub, st.bel_priv[seat], st.k_assoc[seat],
-                         0.0, st.bel_w[seat], st.bel_team[seat], st.bel_minor, st.k_acard[seat], True, False)
+        refresh_cards_nb(n, seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_epub[MAX_PLAYERS], st.bel_epriv[seat],
+                         st.k_assoc[seat], st.bel_w[seat], st.bel_team[seat], st.bel_minor, st.k_acard[seat], True,
+                         False, st.bel_bins, st.bel_idx[seat], st.bel_key[seat])
     else:
         hard_beliefs_nb(n, seat, st.k_assoc[seat], st.bel_team[seat], st.bel_minor)
 
@@ -111,8 +113,10 @@ def final_beliefs_nb(st):
 def start_bots_nb(st, n):
     """Fresh bot beliefs and memory for a game of n players whose seats' bots are set
     (``st.bot``): called by set-up, and by anything that builds a position without it."""
-    st.sc[SC.N_ASG] = reset_beliefs_nb(n, st.bel_asg, st.bel_pub, st.bel_pair, st.bel_psat, st.bel_priv, st.bel_w,
-                                       st.bel_team, st.bel_minor, st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem)
+    st.sc[SC.N_ASG] = reset_beliefs_nb(n, st.bel_asg, st.bel_pair, st.bel_psat, st.bel_gpair, st.bel_w,
+                                       st.bel_team, st.bel_minor, st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem,
+                                       st.bel_key)
+    trust_slots_nb(st, n, st.sc[SC.N_ASG])
     start_view_nb(st)
     # the observer runs when a bot reads what it keeps, or when the log is kept (traces)
     st.sc[SC.BELIEFS] = 1 if (st.sc[SC.LOG_CAP] > 0 or wants_beliefs_nb(st.bot, n)) else 0
