@@ -106,6 +106,8 @@ def hide_from(st, seat, rng) -> object:
     # the View record still holds the last decision's copy (often another seat's): scramble it
     vw = st2.vw
     for name in vw.dtype.names:
+        if name == "asg":  # the team assignments: public, the same for every seat, set once per game
+            continue
         field = vw[name]
         if isinstance(field, np.ndarray):
             field[...] = rng.integers(-1, 3, size=field.shape).astype(field.dtype)

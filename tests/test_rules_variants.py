@@ -324,7 +324,7 @@ def test_R10_advanced_3p_beliefs_weigh_seen_cards_exactly() -> None:
     ones = np.ones(A_MAX)  # no soft evidence: every factor 1
 
     def scratch():
-        return np.zeros(64), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64)
+        return np.zeros(128), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64)
 
     refresh_cards_nb(3, 0, na, asg, ones, ones, kas, w, team, minor, kac, True, True, *scratch())
     p1_before = team[1]

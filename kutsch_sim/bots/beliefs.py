@@ -175,7 +175,7 @@ def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
         epub[i] = np.exp(trust * pub[i])
         epriv[i] = np.exp(priv[i])
     refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, np.full((1, 3), -1, np.int8), False, True,
-                     np.zeros(64), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64))
+                     np.zeros(128), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64))
 
 
 @njit(cache=True)
@@ -209,6 +209,45 @@ def deal_counts_nb(na, asg, kac, cnt):
 
 
 @njit(cache=True, inline="always")
+def weigh_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full, bins, off, lmask, nlo, lo):
+    """One allowed assignment of a refresh (see :func:`refresh_cards_nb`): its weight goes to
+    w, and to the bins (from ``off``) of its low and high half of my teammates. Returns
+    (weight, weight from hard evidence alone)."""
+    i = code & 255
+    hard = w[i] if adv else 1.0
+    e = hard * epub[i] * epriv[i] if soft else hard
+    w[i] = e
+    a = asg[i]
+    same = a if mine_order == 1 else (~a) & full
+    bins[off + (same & lmask)] += e
+    bins[off + nlo + (same >> lo)] += e
+    return e, hard
+
+
+@njit(cache=True, inline="always")
+def half_sums_nb(bins, off, nb, team, p0, k):
+    """team[p0 + p] = the sum of bins[off + b] over the b with bit p set, p < k <= 5 (five
+    running sums side by side: bits beyond k stay 0 for b < nb = 2^k)."""
+    t0 = t1 = t2 = t3 = t4 = 0.0
+    for b in range(nb):  # branch-free: adding x * 0 changes nothing
+        x = bins[off + b]
+        t0 += x * (b & 1)
+        t1 += x * ((b >> 1) & 1)
+        t2 += x * ((b >> 2) & 1)
+        t3 += x * ((b >> 3) & 1)
+        t4 += x * ((b >> 4) & 1)
+    team[p0] = t0
+    if k > 1:
+        team[p0 + 1] = t1
+    if k > 2:
+        team[p0 + 2] = t2
+    if k > 3:
+        team[p0 + 3] = t3
+    if k > 4:
+        team[p0 + 4] = t4
+
+
+@njit(cache=True, inline="always")
 def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv, soft, bins, idx, key):
     """Seat ``me``'s posterior: writes w[0:na] (normalised weights), team[0:n] (P same team
     as me) and minor[me] (P my team is the minority, odd n). The soft evidence comes as
@@ -220,7 +259,7 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
     cards the seat has seen (``kac``, its k_acard row), weighed exactly by
     :func:`deal_counts_nb` (a seen card makes its seat's team likelier, not certain).
     ``soft`` False: hard evidence only (the greedy bot), epub and epriv are not read.
-    ``bins`` is float64[64] scratch: the weight of each assignment goes to the bin of its
+    ``bins`` is float64[128] scratch: the weight of each assignment goes to the bin of its
     low half of seats and to the bin of its high half, and P(teammate) of each seat is summed
     from the bins (2 x 32 x 5 terms at 10 players instead of 126 x 10). ``idx`` (int16[A_MAX])
     and ``key`` (int64[2]) are the seat's list of the assignments its hard evidence allows
@@ -258,36 +297,46 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
         key[0] = k
         key[1] = m
     m = key[1]
-    for b in range(nlo + nhi):
+    nb = nlo + nhi
+    for b in range(2 * nb):
         bins[b] = 0.0
-    z = 0.0
-    zs = 0.0  # weight of the assignments where my team is the minority, soft evidence included
-    zh = 0.0  # the same two from hard evidence alone (see below)
-    zm = 0.0
-    for j in range(m):
-        code = idx[j]
-        i = code & 255
-        hard = w[i] if adv else 1.0
-        e = hard * epub[i] * epriv[i] if soft else hard
-        w[i] = e
-        z += e
-        zh += hard
-        if code >= 256:
-            zs += e
-            zm += hard
-        a = asg[i]
-        same = a if mine_order == 1 else (~a) & full
-        bins[same & lmask] += e
-        bins[nlo + (same >> lo)] += e
-    for p in range(n):
-        t = 0.0
-        if p < lo:
-            for b in range(nlo):  # branch-free: adding bins[b] * 0 changes nothing
-                t += bins[b] * ((b >> p) & 1)
-        else:
-            for b in range(nhi):
-                t += bins[nlo + b] * ((b >> (p - lo)) & 1)
-        team[p] = t
+    # two interleaved halves of the list (entries j and j + 1, each with its own sums and its
+    # own copy of the bins), so that consecutive additions do not wait for each other
+    z0 = z1 = 0.0
+    zs0 = zs1 = 0.0  # weight of the assignments where my team is the minority, soft evidence included
+    zh0 = zh1 = 0.0  # the same two from hard evidence alone (see below)
+    zm0 = zm1 = 0.0
+    for j in range(0, m - 1, 2):
+        c0 = idx[j]
+        e, h = weigh_nb(c0, w, asg, epub, epriv, adv, soft, mine_order, full, bins, 0, lmask, nlo, lo)
+        z0 += e
+        zh0 += h
+        if c0 >= 256:
+            zs0 += e
+            zm0 += h
+        c1 = idx[j + 1]
+        e, h = weigh_nb(c1, w, asg, epub, epriv, adv, soft, mine_order, full, bins, nb, lmask, nlo, lo)
+        z1 += e
+        zh1 += h
+        if c1 >= 256:
+            zs1 += e
+            zm1 += h
+    if m % 2 == 1:
+        c0 = idx[m - 1]
+        e, h = weigh_nb(c0, w, asg, epub, epriv, adv, soft, mine_order, full, bins, 0, lmask, nlo, lo)
+        z0 += e
+        zh0 += h
+        if c0 >= 256:
+            zs0 += e
+            zm0 += h
+    z = z0 + z1
+    zs = zs0 + zs1
+    zh = zh0 + zh1
+    zm = zm0 + zm1
+    for b in range(nb):
+        bins[b] += bins[nb + b]
+    half_sums_nb(bins, 0, nlo, team, 0, lo)
+    half_sums_nb(bins, nlo, nhi, team, lo, n - lo)
     if z <= 0.0:  # no assignment left (a position built without set-up): stay at the prior
         for p in range(n):
             team[p] = 0.5

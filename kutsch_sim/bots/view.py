@@ -35,7 +35,8 @@ k_acard        (10, 3) i8: advanced 3-player (R10): team of each seat's associat
 conf           (21,) f64: P(card still where last seen) (all 1.0 for the greedy bot)
 tm             (10,) f64: P(seat is my teammate)
 w, asg, na     weights over team assignments w[0:na] (smart bot), the assignments (public,
-               the same for every seat), their count; na = 0 except for the ACTION decision
+               the same for every seat, copied once per game by start_view_nb), their
+               count; na = 0 except for the ACTION decision
 minor          P(my team is the minority) (odd N)
 occ_up         (10,) i8: occupation face up (public), 0/1
 hand_n         (10,) i8: cards in each hand (public)
