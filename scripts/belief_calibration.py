@@ -50,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for n in parse_players(a.players):
         p, y = pairs(n, a.items, a.games, a.seed)
+        if p.min() < 0.0 or p.max() > 1.0:  # every pair must fall into a bin
+            raise SystemExit(f"{n} players: a stated P(teammate) outside [0, 1]: {p.min()!r} .. {p.max()!r}")
         for lo, hi in zip(EDGES[:-1], EDGES[1:], strict=True):
             m = (p >= lo) & ((p < hi) if hi < 1.0 else (p <= hi))
             if m.any():

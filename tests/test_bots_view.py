@@ -302,6 +302,7 @@ def test_soft_evidence_factors_match_the_log_weights(n):
             w, team, minor = np.zeros(A_MAX), np.zeros(10), np.zeros(10)
             refresh_nb(n, p, na, st.bel_asg, pub, priv, st.k_assoc[p], t, w, team, minor)
             np.testing.assert_allclose(st.bel_team[p, :n], team[:n], rtol=1e-11, atol=1e-14)
+            assert st.bel_team[p, :n].min() >= 0.0 and st.bel_team[p, :n].max() <= 1.0
             np.testing.assert_allclose(st.bel_w[p, :na], w[:na], rtol=1e-11, atol=1e-14)
             assert st.bel_minor[p] == pytest.approx(minor[p], rel=1e-11, abs=1e-14)
             priv_seen |= bool(np.abs(priv[:na]).max() > 0.1)
@@ -335,3 +336,4 @@ def test_team_beliefs_sum_over_assignments():
             for p in range(n):
                 same = [((int(a) >> p) & 1) == (1 if mine else 0) for a in asg[:na]]
                 assert team[p] == pytest.approx(float(np.dot(w[:na], same)), abs=1e-12)
+                assert 0.0 <= team[p] <= 1.0

@@ -15,7 +15,7 @@ import pytest
 from numba import njit
 
 from kutsch_sim.api import GameConfig, parse_variants, play_game, run_batch, variant_mask
-from kutsch_sim.bots.beliefs import A_MAX, deal_counts_nb, make_assignments_nb, refresh_cards_nb
+from kutsch_sim.bots.beliefs import A_MAX, N_BINS, deal_counts_nb, make_assignments_nb, refresh_cards_nb
 from kutsch_sim.bots.dispatch import bot_choose_nb, start_bots_nb
 from kutsch_sim.bots.reasons import reason_row_text
 from kutsch_sim.engine.game import action_options_nb, init_game_var_nb, play_turn_nb
@@ -324,7 +324,7 @@ def test_R10_advanced_3p_beliefs_weigh_seen_cards_exactly() -> None:
     ones = np.ones(A_MAX)  # no soft evidence: every factor 1
 
     def scratch():
-        return np.zeros(128), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64)
+        return np.zeros(N_BINS), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64)
 
     refresh_cards_nb(3, 0, na, asg, ones, ones, kas, w, team, minor, kac, True, True, *scratch())
     p1_before = team[1]

@@ -50,6 +50,8 @@ from .params import M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM, P_SOFT_TRUST
 from .values import C_DAGGER, C_GLOVES, C_KNIVES, C_PEARL, C_RING, C_WHIP, ckind_nb, future_team_nb
 
 A_MAX = 252  # C(10, 5): the most team assignments at any player count
+ACC = 128  # refresh scratch: two copies of 64 bins, then two sets of four sums
+N_BINS = ACC + 8
 
 # weights of soft evidence (log-likelihood ratio per unit of soft_trust)
 W_SUPPORT = 0.7  # a supporter is with the side it supports and against the other
@@ -175,7 +177,7 @@ def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
         epub[i] = np.exp(trust * pub[i])
         epriv[i] = np.exp(priv[i])
     refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, np.full((1, 3), -1, np.int8), False, True,
-                     np.zeros(128), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64))
+                     np.zeros(N_BINS), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64))
 
 
 @njit(cache=True)
@@ -209,10 +211,11 @@ def deal_counts_nb(na, asg, kac, cnt):
 
 
 @njit(cache=True, inline="always")
-def weigh_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full, bins, off, lmask, nlo, lo):
+def weigh_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full, bins, off, lmask, nlo, lo, acc):
     """One allowed assignment of a refresh (see :func:`refresh_cards_nb`): its weight goes to
-    w, and to the bins (from ``off``) of its low and high half of my teammates. Returns
-    (weight, weight from hard evidence alone)."""
+    w, to the bins (from ``off``) of its low and high half of my teammates, and to the sums
+    at bins[acc:acc + 4]: weight, weight from hard evidence alone, and both again where my
+    team is the minority (code >= 256)."""
     i = code & 255
     hard = w[i] if adv else 1.0
     e = hard * epub[i] * epriv[i] if soft else hard
@@ -221,7 +224,11 @@ def weigh_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full, bins, off, 
     same = a if mine_order == 1 else (~a) & full
     bins[off + (same & lmask)] += e
     bins[off + nlo + (same >> lo)] += e
-    return e, hard
+    bins[acc] += e
+    bins[acc + 1] += hard
+    if code >= 256:
+        bins[acc + 2] += e
+        bins[acc + 3] += hard
 
 
 @njit(cache=True, inline="always")
@@ -259,7 +266,7 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
     cards the seat has seen (``kac``, its k_acard row), weighed exactly by
     :func:`deal_counts_nb` (a seen card makes its seat's team likelier, not certain).
     ``soft`` False: hard evidence only (the greedy bot), epub and epriv are not read.
-    ``bins`` is float64[128] scratch: the weight of each assignment goes to the bin of its
+    ``bins`` is float64[N_BINS] scratch: the weight of each assignment goes to the bin of its
     low half of seats and to the bin of its high half, and P(teammate) of each seat is summed
     from the bins (2 x 32 x 5 terms at 10 players instead of 126 x 10). ``idx`` (int16[A_MAX])
     and ``key`` (int64[2]) are the seat's list of the assignments its hard evidence allows
@@ -300,39 +307,17 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
     nb = nlo + nhi
     for b in range(2 * nb):
         bins[b] = 0.0
-    # two interleaved halves of the list (entries j and j + 1, each with its own sums and its
-    # own copy of the bins), so that consecutive additions do not wait for each other
-    z0 = z1 = 0.0
-    zs0 = zs1 = 0.0  # weight of the assignments where my team is the minority, soft evidence included
-    zh0 = zh1 = 0.0  # the same two from hard evidence alone (see below)
-    zm0 = zm1 = 0.0
-    for j in range(0, m - 1, 2):
-        c0 = idx[j]
-        e, h = weigh_nb(c0, w, asg, epub, epriv, adv, soft, mine_order, full, bins, 0, lmask, nlo, lo)
-        z0 += e
-        zh0 += h
-        if c0 >= 256:
-            zs0 += e
-            zm0 += h
-        c1 = idx[j + 1]
-        e, h = weigh_nb(c1, w, asg, epub, epriv, adv, soft, mine_order, full, bins, nb, lmask, nlo, lo)
-        z1 += e
-        zh1 += h
-        if c1 >= 256:
-            zs1 += e
-            zm1 += h
-    if m % 2 == 1:
-        c0 = idx[m - 1]
-        e, h = weigh_nb(c0, w, asg, epub, epriv, adv, soft, mine_order, full, bins, 0, lmask, nlo, lo)
-        z0 += e
-        zh0 += h
-        if c0 >= 256:
-            zs0 += e
-            zm0 += h
-    z = z0 + z1
-    zs = zs0 + zs1
-    zh = zh0 + zh1
-    zm = zm0 + zm1
+    for b in range(8):
+        bins[ACC + b] = 0.0
+    # two interleaved halves of the list (even and odd entries, each with its own copy of the
+    # bins and its own four sums), so that consecutive additions do not wait for each other
+    for j in range(m):
+        weigh_nb(idx[j], w, asg, epub, epriv, adv, soft, mine_order, full, bins, (j & 1) * nb, lmask, nlo, lo,
+                 ACC + 4 * (j & 1))
+    z = bins[ACC] + bins[ACC + 4]  # all the evidence
+    zh = bins[ACC + 1] + bins[ACC + 5]  # hard evidence alone (see below)
+    zs = bins[ACC + 2] + bins[ACC + 6]  # where my team is the minority, all the evidence
+    zm = bins[ACC + 3] + bins[ACC + 7]  # the same, hard evidence alone
     for b in range(nb):
         bins[b] += bins[nb + b]
     half_sums_nb(bins, 0, nlo, team, 0, lo)
@@ -346,8 +331,8 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
     inv = 1.0 / z
     for j in range(m):
         w[idx[j] & 255] *= inv
-    for p in range(n):
-        team[p] *= inv
+    for p in range(n):  # a sum in another order than z's may exceed it by a rounding error
+        team[p] = min(team[p] * inv, 1.0)
     # P(minority) decides a Drink of Power declaration, which loses the game when wrong. From
     # hard evidence alone it is exact only if whom I looked at told nothing, but a bot looks
     # at likely opponents first, so the seats it has not seen are likelier teammates -- and

@@ -37,7 +37,7 @@ bel_gpair  (10, 10) f64     bots: bel_gpair[s, g]: private soft evidence s has f
 bel_epub   (11, 252) f64    bots: per assignment, exp(trust * public soft evidence), one row per
                             trust in play (row 10: all ones; beliefs.trust_slots_nb)
 bel_epriv  (10, 252) f64    bots: per assignment, exp(seat's private soft evidence)
-bel_bins   (128,) f64       bots: scratch of a refresh (beliefs.refresh_cards_nb)
+bel_bins   (136,) f64       bots: scratch of a refresh (beliefs.refresh_cards_nb)
 bel_idx    (10, 252) i16    bots: each seat's list of the assignments its hard evidence allows
 bel_key    (10, 2) i64      bots: what that list was made for, and its length
 bel_tval   (10,) f64        bots: the distinct nonzero soft_trust values, bel_nts of them
@@ -64,7 +64,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bots.beliefs import A_MAX, N_CTX
+from ..bots.beliefs import A_MAX, N_BINS, N_CTX
 from ..bots.dispatch import start_bots_nb
 from ..bots.params import N_BMEM, N_BPARAM
 from ..bots.view import V_OPTS, VIEW_DT
@@ -109,7 +109,7 @@ def _state_dtype() -> np.dtype:
         ("log", i32, (LOG_CAP, 6)), ("k_assoc", i8, (P, P)), ("k_occ", i8, (P, P)), ("k_card", i8, (P, C)),
         ("acard", i8, (P, 3)), ("k_acard", i8, (P, P, 3)), ("sup", i8, (P,)), ("mark", i8, (C,)), ("rec", i32, (N_REC,)),
         ("bel_asg", i32, (A_MAX,)), ("bel_pair", f64, (P, P)), ("bel_psat", f64, (P, P)), ("bel_gpair", f64, (P, P)),
-        ("bel_epub", f64, (P + 1, A_MAX)), ("bel_epriv", f64, (P, A_MAX)), ("bel_bins", f64, (128,)),
+        ("bel_epub", f64, (P + 1, A_MAX)), ("bel_epriv", f64, (P, A_MAX)), ("bel_bins", f64, (N_BINS,)),
         ("bel_idx", np.int16, (P, A_MAX)), ("bel_key", np.int64, (P, 2)),
         ("bel_tval", f64, (P,)), ("bel_tslot", i8, (P,)), ("bel_nts", np.int64), ("bel_w", f64, (P, A_MAX)), ("bel_team", f64, (P, P)),
         ("bel_minor", f64, (P,)), ("bel_fresh", b, (P,)), ("bel_conf", f64, (P, C)), ("bel_one", f64, (1, C)),
