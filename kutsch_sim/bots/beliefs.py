@@ -25,10 +25,11 @@ same team]`` and, for the refresh, as the factor exp(log-likelihood) per assignm
 Drink declaration loses the game, the lower of the estimates from hard evidence alone and
 from all of it), and keeps the normalised weights in ``bel_w[s]`` for joint questions
 ("are all of these my teammates?"). It runs lazily: only for a seat that is about to decide
-and whose evidence changed (``bel_fresh``). Cost per refresh: one pass over the assignments,
-two multiplications for each one consistent with the seat's hard evidence (10 at 6
-players, 126 at 10), no exp: the factors are brought up to date once per event, for every
-trust in play, by one exp and one multiplication per assignment touched.
+and whose evidence changed (``bel_fresh``). Cost per refresh: one pass over the seat's list
+of the assignments its hard evidence allows (10 at 6 players, 126 at 10; the list is made
+again when it sees a new association), two multiplications and a few additions each, no
+exp: the factors are brought up to date once per event, for every trust in play, by one exp
+and one multiplication per assignment touched.
 
 Item beliefs. The engine keeps ``k_card[s, c]``, the seat where s last saw card c.
 ``bel_conf[s, c]`` is s's probability that c is still there: each time the holder passes
