@@ -227,9 +227,9 @@ def weigh_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full, bins, off, 
     bins[off + nlo + (same >> lo)] += e
     bins[acc] += e
     bins[acc + 1] += hard
-    if code >= 256:
-        bins[acc + 2] += e
-        bins[acc + 3] += hard
+    minority = code >= 256  # branch-free: adding 0.0 changes nothing
+    bins[acc + 2] += e if minority else 0.0
+    bins[acc + 3] += hard if minority else 0.0
 
 
 @njit(cache=True, inline="always")
@@ -367,16 +367,27 @@ def joint_nb(n, me, na, asg, w, kas, named, want):
     mine_order = kas[me] == ORDER
     full = (1 << n) - 1
     tot = 0.0
-    for i in range(na):
-        if w[i] <= 0.0:
-            continue
+    for i in range(na):  # branch-free: w is 0 off the seat's list, and adding 0.0 changes nothing
         same = asg[i] if mine_order else (~asg[i]) & full
-        if (same & named) == want:
-            tot += w[i]
+        tot += w[i] if (same & named) == want else 0.0
     return tot
 
 
 # ------------------------------------------------------------------ evidence
+@njit(cache=True, inline="always")
+def pair_total_nb(st, p, q, wt):
+    """Add evidence wt to the pair (p, q) and return the change of its saturated total (see
+    :func:`pair_nb`)."""
+    pair, psat = st.bel_pair, st.bel_psat
+    old = psat[p, q]
+    pair[p, q] += wt
+    pair[q, p] = pair[p, q]
+    new = S_PAIR * np.tanh(pair[p, q] / S_PAIR)
+    psat[p, q] = new
+    psat[q, p] = new
+    return new - old
+
+
 @njit(cache=True, inline="always")
 def pair_nb(st, na, p, q, wt):
     """Evidence wt (log-likelihood ratio) that p and q are on the same team. A pair's total
@@ -385,33 +396,46 @@ def pair_nb(st, na, p, q, wt):
     more than a likelihood ratio of e^S_PAIR. The change of the saturated total is added to
     every assignment where p and q are together, as the factor exp(trust * change) on the
     row of ``bel_epub`` of each trust in play (see :func:`trust_slots_nb`). ``bel_psat``
-    keeps each pair's saturated total."""
+    keeps each pair's saturated total. The loop over the assignments is branch-free (a
+    factor of exactly 1.0 where p and q are apart changes nothing): whether they are
+    together follows no pattern a branch predictor learns, and at 10 players (252
+    assignments) the branch-free loop takes about 60 ns instead of 155."""
     if p == q or p < 0 or q < 0:
         return
-    pair, psat, epub, asg = st.bel_pair, st.bel_psat, st.bel_epub, st.bel_asg
-    old = psat[p, q]
-    pair[p, q] += wt
-    pair[q, p] = pair[p, q]
-    new = S_PAIR * np.tanh(pair[p, q] / S_PAIR)
-    psat[p, q] = new
-    psat[q, p] = new
-    dw = new - old
+    epub, asg = st.bel_epub, st.bel_asg
+    dw = pair_total_nb(st, p, q, wt)
     for k in range(st.bel_nts):
         f = np.exp(st.bel_tval[k] * dw)
         row = epub[k]
         for i in range(na):
             a = asg[i]
-            if ((a >> p) ^ (a >> q)) & 1 == 0:
-                row[i] *= f
+            row[i] *= f if ((a >> p) ^ (a >> q)) & 1 == 0 else 1.0
 
 
 @njit(cache=True)
 def side_nb(st, na, s, x, y, wt):
-    """Seat s sides with x against y: evidence wt that s is with x, and against being with y."""
+    """Seat s sides with x against y: evidence wt that s is with x, and against being with y
+    (:func:`pair_nb` twice, in one loop over the assignments: each row entry is multiplied
+    by the two factors in the same order as by two calls, so the result is the same to the
+    bit)."""
     if s == x or s == y or x < 0 or y < 0:
         return
-    pair_nb(st, na, s, x, wt)
-    pair_nb(st, na, s, y, -wt)
+    if x == y:  # the same pair twice: its total saturates after each step
+        pair_nb(st, na, s, x, wt)
+        pair_nb(st, na, s, y, -wt)
+        return
+    epub, asg = st.bel_epub, st.bel_asg
+    dx = pair_total_nb(st, s, x, wt)
+    dy = pair_total_nb(st, s, y, -wt)
+    for k in range(st.bel_nts):
+        t = st.bel_tval[k]
+        fx = np.exp(t * dx)
+        fy = np.exp(t * dy)
+        row = epub[k]
+        for i in range(na):
+            a = asg[i]
+            r = row[i] * (fx if ((a >> s) ^ (a >> x)) & 1 == 0 else 1.0)
+            row[i] = r * (fy if ((a >> s) ^ (a >> y)) & 1 == 0 else 1.0)
 
 
 @njit(cache=True)
@@ -450,10 +474,9 @@ def gift_nb(st, na, r, g, c, wt):
     st.bel_gpair[r, g] += v
     epriv, asg = st.bel_epriv[r], st.bel_asg
     ev = np.exp(v)
-    for i in range(na):
+    for i in range(na):  # branch-free, as in pair_nb
         a = asg[i]
-        if ((a >> r) ^ (a >> g)) & 1 == 0:
-            epriv[i] *= ev
+        epriv[i] *= ev if ((a >> r) ^ (a >> g)) & 1 == 0 else 1.0
     st.bel_fresh[r] = False
 
 
