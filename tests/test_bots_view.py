@@ -310,6 +310,49 @@ def test_soft_evidence_factors_match_the_log_weights(n):
     assert priv_seen
 
 
+def test_supporter_beliefs_match_a_full_refresh():
+    """A supporter's P(teammate) of the two fighters (pair_beliefs_nb, one pass over the
+    seat's list) equals the full refresh's to rounding, at every player count; with the list
+    out of date (a new association seen) it declines and writes nothing (R5.3)."""
+    from kutsch_sim.bots.beliefs import N_BINS, make_assignments_nb, pair_beliefs_nb, refresh_cards_nb
+
+    rng = np.random.default_rng(8)
+    kac = np.full((1, 3), -1, np.int8)
+    checked = 0
+    for n in range(3, 11):
+        asg = np.zeros(A_MAX, np.int32)
+        na = make_assignments_nb(n, asg)
+        for _ in range(8):
+            kas = np.full(10, -1, np.int8)
+            me = int(rng.integers(n))
+            kas[me] = int(rng.integers(2))
+            for q in rng.choice(n, size=int(rng.integers(0, n // 2)), replace=False):
+                if q != me:
+                    kas[q] = int(rng.integers(2))
+            epub, epriv = np.exp(0.5 * rng.normal(size=A_MAX)), np.exp(rng.normal(size=A_MAX))
+            idx, key = np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64)
+            w, team, minor, bins = np.zeros(A_MAX), np.zeros(10), np.zeros(10), np.zeros(N_BINS)
+            x, y = (int(s) for s in rng.choice([p for p in range(n) if p != me], size=2, replace=False))
+            partial = np.full(10, -7.0)
+            assert not pair_beliefs_nb(n, me, asg, epub, epriv, kas, partial, idx, key, x, y)  # no list yet
+            assert (partial == -7.0).all()
+            refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, False, True, bins, idx, key)
+            if w[:na].sum() == 0:  # the random knowledge fits no assignment
+                continue
+            assert pair_beliefs_nb(n, me, asg, epub, epriv, kas, partial, idx, key, x, y)
+            assert partial[x] == pytest.approx(team[x], abs=1e-12)
+            assert partial[y] == pytest.approx(team[y], abs=1e-12)
+            assert 0.0 <= partial[x] <= 1.0 and 0.0 <= partial[y] <= 1.0
+            others = [p for p in range(10) if p not in (x, y)]
+            assert (partial[others] == -7.0).all()
+            checked += 1
+            unknown = [p for p in range(n) if kas[p] < 0]
+            if unknown:  # the seat sees one more association: its list is out of date
+                kas[unknown[0]] = 0
+                assert not pair_beliefs_nb(n, me, asg, epub, epriv, kas, partial, idx, key, x, y)
+    assert checked >= 40
+
+
 def test_team_beliefs_sum_over_assignments():
     """refresh_nb's P(teammate), summed from half-seat bins, is the plain sum over the
     assignments of the normalised weights (random evidence, every player count)."""

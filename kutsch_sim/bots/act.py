@@ -222,10 +222,11 @@ def best_giveback_nb(v, t, occ_used):
 
 
 @njit(cache=True)
-def attack_score_nb(v, t, giveback):
+def attack_score_nb(v, t, giveback, lean):
     """(score, reason) of attacking seat t; ``giveback`` is the value of the best card I would
-    hand back if I took the only item of t."""
-    me, n, deck_n, k_assoc, k_occ, k_card = v.me, v.n, v.deck_n, v.k_assoc, v.k_occ, v.k_card
+    hand back if I took the only item of t; ``lean`` is the sum over the other seats q of
+    2 P(q is my teammate) - 1 (:func:`support_lean_nb`)."""
+    me, deck_n, k_assoc, k_occ, k_card = v.me, v.deck_n, v.k_assoc, v.k_occ, v.k_card
     conf, occ_up, hand_n, scr, par = v.conf, v.occ_up, v.hand_n, v.scr, v.par
     tm = scr[TM + t]
     opp = 1.0 - tm
@@ -248,15 +249,14 @@ def attack_score_nb(v, t, giveback):
         sd += 0.5
     elif o < 0:
         sd += 0.15
-    sup = 0.0
-    for q in range(n):
-        if q != me and q != t:
-            # a supporter adds +1 to its side (R5.3); the expected side from beliefs
-            sup += (2.0 * scr[TM + q] - 1.0) * (1.0 - 2.0 * tm)
+    # a supporter adds +1 to its side (R5.3); the expected side from beliefs: each seat q
+    # other than me and t leans (2 tm_q - 1) towards me, and sides with me against an
+    # opponent, against me if t is a teammate
+    sup = (lean - (2.0 * tm - 1.0)) * (1.0 - 2.0 * tm)
     m = sa - sd + sup
     e = np.exp(-1.5 * abs(m))
     pt = 0.45 * e
-    sg = 1.0 / (1.0 + (e if m >= 0.0 else np.exp(-1.5 * m)))  # the same exp when m >= 0
+    sg = 1.0 / (1.0 + e) if m >= 0.0 else e / (1.0 + e)  # the logistic of 1.5 m, from one exp
     pw = (1.0 - pt) * sg
     pl = (1.0 - pt) * (1.0 - sg)
     info = par[P_INFO_VALUE]
@@ -282,6 +282,17 @@ def attack_score_nb(v, t, giveback):
     if pt * tie > pw * gain:
         reason = R_ATTACK_DRAW
     return s, reason
+
+
+@njit(cache=True)
+def support_lean_nb(v):
+    """Sum over the seats q other than me of 2 P(q is my teammate) - 1: how the table leans
+    towards me in a fight (:func:`attack_score_nb`); ``v.scr`` prepared (prep_nb)."""
+    lean = 0.0
+    for q in range(v.n):
+        if q != v.me:
+            lean += 2.0 * v.scr[TM + q] - 1.0
+    return lean
 
 
 # ------------------------------------------------------------------ the action
@@ -310,6 +321,7 @@ def choose_action_nb(v):
     if top >= 0 and mem[M_CLAIR_DN] == v.deck_n and v.deck_n > 0:
         clair_ok = future_team_nb(top) == team or top == 20
     own = scr[MY_NOW]
+    lean = support_lean_nb(v)
     p_team = -1.0
     m_team = 0
     p_drink = -1.0
@@ -329,7 +341,7 @@ def choose_action_nb(v):
             gb = 0.0  # only read when t holds a single item (attack_score_nb)
             if v.hand_n[t] == 1:
                 gb = best_giveback_nb(v, t, occ_used)
-            s, r = attack_score_nb(v, t, gb)
+            s, r = attack_score_nb(v, t, gb, lean)
             if stall > 0.0 and r == R_ATTACK_TAKE and v.tm[t] < 0.5:  # impatience (above)
                 s = s * (1.0 + stall) if s > 0.0 else s + stall
         elif act == ACT_DECLARE:

@@ -348,6 +348,48 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
 
 
 @njit(cache=True)
+def pair_beliefs_nb(n, me, asg, epub, epriv, kas, team, idx, key, x, y):
+    """P(x is my teammate) and P(y is), written to team[x] and team[y] -- all a fight's
+    supporter reads (R5.3) -- from the same evidence as :func:`refresh_cards_nb` in one pass
+    over the seat's list of allowed assignments (the sums in another order, so they may
+    differ from a full refresh's in the last bit). Returns False, writing nothing, if the list
+    is out of date (the seat has seen a new association since it was made): then only a full
+    refresh will do. Not for the advanced 3-player game (its hard evidence is weighed, not
+    listed). Leaves the seat's other beliefs as they were (stale: the caller keeps them
+    marked so)."""
+    kmask = 0
+    kval = 0
+    for p in range(n):
+        if kas[p] >= 0:
+            kmask |= 1 << p
+            if kas[p] == ORDER:
+                kval |= 1 << p
+    if key[0] != kmask * 1024 + kval:
+        return False
+    full = (1 << n) - 1
+    mine_order = (kval >> int(me)) & 1
+    z = 0.0
+    tx = 0.0
+    ty = 0.0
+    for j in range(key[1]):
+        i = idx[j] & 255
+        e = epub[i] * epriv[i]
+        a = asg[i]
+        same = a if mine_order == 1 else (~a) & full
+        z += e
+        tx += e if (same >> x) & 1 else 0.0
+        ty += e if (same >> y) & 1 else 0.0
+    if z <= 0.0:  # as refresh_cards_nb: no assignment left, the prior
+        team[x] = 0.5 if x != me else 1.0
+        team[y] = 0.5 if y != me else 1.0
+        return True
+    inv = 1.0 / z
+    team[x] = min(tx * inv, 1.0)
+    team[y] = min(ty * inv, 1.0)
+    return True
+
+
+@njit(cache=True)
 def hard_beliefs_nb(n, me, kas, team, minor):
     """Beliefs from hard knowledge only (the greedy bot): 1 known teammate, 0 known
     opponent, 0.5 unknown; the minority at its prior ((N-1)/2 of the other N cards)."""

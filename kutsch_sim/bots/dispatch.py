@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import EV, MAX_PLAYERS, SC, VAR
+from ..enums import DCTX_A, DCTX_B, DEC, EV, MAX_PLAYERS, SC, VAR
 from ..rng import below_nb
-from .beliefs import hard_beliefs_nb, refresh_cards_nb, reset_beliefs_nb, trust_slots_nb
+from .beliefs import hard_beliefs_nb, pair_beliefs_nb, refresh_cards_nb, reset_beliefs_nb, trust_slots_nb
 from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART
 from .policy import choose_nb
 from .view import fill_light_nb, fill_view_nb, is_light_nb, reads_beliefs_nb, start_view_nb, take_back_nb
@@ -31,6 +31,18 @@ def refresh_seat_nb(st, seat):
                      st.k_acard[seat], adv, True, st.bel_bins,
                      st.bel_idx[seat], st.bel_key[seat])
     st.bel_fresh[seat] = True
+
+
+@njit(cache=True)
+def support_beliefs_nb(st, seat):
+    """A supporter's P(teammate) of the attacker and the defender (bots.beliefs.pair_beliefs_nb),
+    its other beliefs left stale; False if only a full refresh will do."""
+    n = st.sc[SC.N]
+    if n == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0:
+        return False
+    return pair_beliefs_nb(n, seat, st.bel_asg, st.bel_epub[st.bel_tslot[seat]], st.bel_epriv[seat],
+                           st.k_assoc[seat], st.bel_team[seat], st.bel_idx[seat], st.bel_key[seat],
+                           st.dctx[DCTX_A], st.dctx[DCTX_B])
 
 
 @njit(cache=True)
@@ -61,7 +73,9 @@ def bot_choose_nb(st, seat, kind, n):
         # beliefs are a pure function of the evidence, so putting a refresh off until a
         # decision reads them changes no game
         if not st.bel_fresh[seat] and reads_beliefs_nb(kind):
-            refresh_seat_nb(st, seat)
+            # a supporter reads P(teammate) of the two fighters only (policy.choose_support_nb)
+            if not (kind == DEC.SUPPORT and support_beliefs_nb(st, seat)):
+                refresh_seat_nb(st, seat)
         if light:
             v = fill_light_nb(st, seat, kind, n, np.int64(b))
         else:

@@ -50,7 +50,6 @@ DECK_SLOTS = 45  # deck cards I cannot place
 DECK_M = 46  # expected number of our victory items in the item deck
 CAND_CNT = 50  # declaration planning: our victory items last seen at each seat
 CAND_P = 60  # ... and the probability they are all still there
-SHARE = 70  # prep_nb: share of one unseen victory card at each seat (weight 1; +10: weight 0.6)
 N_SCR = 96
 
 # values (in "points"; a victory item of ours in the wrong hands is the unit of disaster)
@@ -180,52 +179,36 @@ def prep_nb(v):
     for p in range(n):
         scr[SLOT + p] = max(scr[SLOT + p], 0.0)
         total += scr[SLOT + p]
-    # victory cards: known share at the last-seen holder, the rest spread over free slots
-    cached = 0  # bit k: the shares of weight k (0: 1.0, 1: 0.6) are in scr[SHARE + 10k:]
+    # victory cards: known share at the last-seen holder; what is not placed (a card never
+    # seen, or the chance it left its holder) is spread over the free slots in proportion to
+    # their number -- summed per team first, so the spread is one pass over the seats
+    spread_m = 0.0  # our victory items not placed (in units of victory weight)
+    spread_t = 0.0  # theirs
     for c in range(8):
-        f = future_team_nb(c)
-        w = victory_weight_nb(c, bags_open)
         h = k_card[c]
-        if h == me:
+        if h == me or h == LOC_DECK:
             continue
+        w = victory_weight_nb(c, bags_open)
+        ours = future_team_nb(c) == team
         rest = 1.0
         if h >= 0 and h < n:
             q = conf[c]
             rest = 1.0 - q
-            if f == team:
-                scr[EVM + h] += q * w
-            else:
-                scr[EVT + h] += q * w
-        elif h == LOC_DECK:
-            rest = 0.0
-        if rest > 0.0 and total > 0.0:
-            if f == team and scr[DECK_SLOTS] > 0:
-                scr[DECK_M] += rest * w * scr[DECK_SLOTS] / total
-            if rest == 1.0:
-                # an unseen card: every unseen card of the same weight has the same shares,
-                # so they are divided out once (the same numbers, added in the same order)
-                k = 0 if w == 1.0 else 1
-                base = SHARE + 10 * k
-                if not (cached >> k) & 1:
-                    for p in range(n):
-                        scr[base + p] = rest * w * scr[SLOT + p] / total
-                    cached |= 1 << k
-                for p in range(n):
-                    if p == me:
-                        continue
-                    if f == team:
-                        scr[EVM + p] += scr[base + p]
-                    else:
-                        scr[EVT + p] += scr[base + p]
-                continue
-            for p in range(n):
-                if p == me:
-                    continue
-                share = rest * w * scr[SLOT + p] / total
-                if f == team:
-                    scr[EVM + p] += share
-                else:
-                    scr[EVT + p] += share
+            scr[(EVM if ours else EVT) + h] += q * w
+        if ours:
+            spread_m += rest * w
+        else:
+            spread_t += rest * w
+    if total > 0.0:
+        inv = 1.0 / total
+        if deck_slots > 0:
+            scr[DECK_M] = spread_m * deck_slots * inv
+        fm = spread_m * inv
+        ft = spread_t * inv
+        for p in range(n):
+            if p != me:
+                scr[EVM + p] += fm * scr[SLOT + p]
+                scr[EVT + p] += ft * scr[SLOT + p]
 
 
 @njit(cache=True)
