@@ -71,11 +71,11 @@ def bot_choose_nb(st, seat, kind, n):
     light = is_light_nb(kind)  # a fight's supports and bonuses: a smaller View, nothing taken back
     if b == BOT_SMART:
         # beliefs are a pure function of the evidence, so putting a refresh off until a
-        # decision reads them changes no game
-        if not st.bel_fresh[seat] and reads_beliefs_nb(kind):
-            # a supporter reads P(teammate) of the two fighters only (policy.choose_support_nb)
-            if not (kind == DEC.SUPPORT and support_beliefs_nb(st, seat)):
-                refresh_seat_nb(st, seat)
+        # decision reads them changes no game; a supporter reads P(teammate) of the two
+        # fighters only (policy.choose_support_nb), and only those are brought up to date
+        if (not st.bel_fresh[seat] and reads_beliefs_nb(kind)
+                and not (kind == DEC.SUPPORT and support_beliefs_nb(st, seat))):
+            refresh_seat_nb(st, seat)
         if light:
             v = fill_light_nb(st, seat, kind, n, np.int64(b))
         else:
