@@ -310,6 +310,17 @@ def test_soft_evidence_factors_match_the_log_weights(n):
     assert priv_seen
 
 
+def random_knowledge(rng, n):
+    """A seat and its knowledge of associations: its own and up to n // 2 - 1 others."""
+    kas = np.full(10, -1, np.int8)
+    me = int(rng.integers(n))
+    kas[me] = int(rng.integers(2))
+    for q in rng.choice(n, size=int(rng.integers(0, n // 2)), replace=False):
+        if q != me:
+            kas[q] = int(rng.integers(2))
+    return me, kas
+
+
 def test_supporter_beliefs_match_a_full_refresh():
     """A supporter's P(teammate) of the two fighters (pair_beliefs_nb, one pass over the
     seat's list) equals the full refresh's to rounding, at every player count; with the list
@@ -323,12 +334,7 @@ def test_supporter_beliefs_match_a_full_refresh():
         asg = np.zeros(A_MAX, np.int32)
         na = make_assignments_nb(n, asg)
         for _ in range(8):
-            kas = np.full(10, -1, np.int8)
-            me = int(rng.integers(n))
-            kas[me] = int(rng.integers(2))
-            for q in rng.choice(n, size=int(rng.integers(0, n // 2)), replace=False):
-                if q != me:
-                    kas[q] = int(rng.integers(2))
+            me, kas = random_knowledge(rng, n)
             epub, epriv = np.exp(0.5 * rng.normal(size=A_MAX)), np.exp(rng.normal(size=A_MAX))
             idx, key = np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64)
             w, team, minor, bins = np.zeros(A_MAX), np.zeros(10), np.zeros(10), np.zeros(N_BINS)
@@ -364,12 +370,7 @@ def test_team_beliefs_sum_over_assignments():
         asg = np.zeros(A_MAX, np.int32)
         na = make_assignments_nb(n, asg)
         for _ in range(5):
-            kas = np.full(10, -1, np.int8)
-            me = int(rng.integers(n))
-            kas[me] = int(rng.integers(2))
-            for q in rng.choice(n, size=int(rng.integers(0, n // 2)), replace=False):
-                if q != me:
-                    kas[q] = int(rng.integers(2))
+            me, kas = random_knowledge(rng, n)
             pub, priv = rng.normal(size=A_MAX), rng.normal(size=A_MAX)
             w, team, minor = np.zeros(A_MAX), np.zeros(10), np.zeros(10)
             refresh_nb(n, me, na, asg, pub, priv, kas, 0.7, w, team, minor)

@@ -213,17 +213,27 @@ def deal_counts_nb(na, asg, kac, cnt):
 
 
 @njit(cache=True, inline="always")
-def weigh_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full, bins, off, lmask, nlo, lo, acc):
-    """One allowed assignment of a refresh (see :func:`refresh_cards_nb`): its weight goes to
-    w, to the bins (from ``off``) of its low and high half of my teammates, and to the sums
-    at bins[acc:acc + 4]: weight, weight from hard evidence alone, and both again where my
-    team is the minority (code >= 256)."""
+def weight_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full):
+    """One allowed assignment of a refresh (``code``: its index, + 256 if my team is then the
+    minority): its weight from the hard evidence (1, or in the advanced 3-player game the
+    deal count in w) and from all of it (times the soft evidence's factors unless ``soft`` is
+    False), written to w; and my teammates in it as a bit mask. Returns (hard, weight, mask)."""
     i = code & 255
     hard = w[i] if adv else 1.0
     e = hard * epub[i] * epriv[i] if soft else hard
     w[i] = e
     a = asg[i]
     same = a if mine_order == 1 else (~a) & full
+    return hard, e, same
+
+
+@njit(cache=True, inline="always")
+def weigh_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full, bins, off, lmask, nlo, lo, acc):
+    """One allowed assignment of a refresh (see :func:`refresh_cards_nb`): its weight goes to
+    w, to the bins (from ``off``) of its low and high half of my teammates, and to the sums
+    at bins[acc:acc + 4]: weight, weight from hard evidence alone, and both again where my
+    team is the minority (code >= 256)."""
+    hard, e, same = weight_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full)
     bins[off + (same & lmask)] += e
     bins[off + nlo + (same >> lo)] += e
     bins[acc] += e
@@ -257,6 +267,20 @@ def half_sums_nb(bins, off, nb, team, p0, k):
 
 
 @njit(cache=True, inline="always")
+def known_nb(n, kas):
+    """The seat's hard knowledge of associations as bit masks: (seats whose team it has seen,
+    those of them in the Order); what its list of allowed assignments is made for."""
+    kmask = 0
+    kval = 0
+    for p in range(n):
+        if kas[p] >= 0:
+            kmask |= 1 << p
+            if kas[p] == ORDER:
+                kval |= 1 << p
+    return kmask, kval
+
+
+@njit(cache=True, inline="always")
 def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv, soft, bins, idx, key):
     """Seat ``me``'s posterior: writes w[0:na] (normalised weights), team[0:n] (P same team
     as me) and minor[me] (P my team is the minority, odd n). The soft evidence comes as
@@ -276,13 +300,7 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
     (index + 256 if its team is then the minority) and what that list was made for (the seen
     associations; -1: none yet) with its length: the list is made again only when the seat
     has seen a new association (always in the advanced 3-player game), and w stays 0 off it."""
-    kmask = 0
-    kval = 0
-    for p in range(n):
-        if kas[p] >= 0:
-            kmask |= 1 << p
-            if kas[p] == ORDER:
-                kval |= 1 << p
+    kmask, kval = known_nb(n, kas)
     full = (1 << n) - 1
     mine_order = (kval >> int(me)) & 1
     small = (n - 1) // 2
@@ -315,12 +333,7 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
             team[p] = 0.0
         for j in range(m):
             code = idx[j]
-            i = code & 255
-            hard = w[i] if adv else 1.0
-            e = hard * epub[i] * epriv[i] if soft else hard
-            w[i] = e
-            a = asg[i]
-            same = a if mine_order == 1 else (~a) & full
+            hard, e, same = weight_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full)
             z += e
             zh += hard
             minority = code >= 256  # branch-free: adding 0.0 changes nothing
@@ -381,13 +394,7 @@ def pair_beliefs_nb(n, me, asg, epub, epriv, kas, team, idx, key, x, y):
     refresh will do. Not for the advanced 3-player game (its hard evidence is weighed, not
     listed). Leaves the seat's other beliefs as they were (stale: the caller keeps them
     marked so)."""
-    kmask = 0
-    kval = 0
-    for p in range(n):
-        if kas[p] >= 0:
-            kmask |= 1 << p
-            if kas[p] == ORDER:
-                kval |= 1 << p
+    kmask, kval = known_nb(n, kas)
     if key[0] != kmask * 1024 + kval:
         return False
     full = (1 << n) - 1
