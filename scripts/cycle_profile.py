@@ -65,9 +65,9 @@ PATCHES = [
      "    t0 = rdtsc()\n    i = bot_choose_nb(st, seat, kind, n)\n    st.sc[27 + kind] += rdtsc() - t0\n"),
     ("engine/game.py", "from ..enums import", "from ..tsc import rdtsc\nfrom ..enums import"),
     ("bots/dispatch.py", "from ..rng import below_nb", "from ..rng import below_nb\nfrom ..tsc import rdtsc"),
-    ("bots/dispatch.py", "                refresh_seat_nb(st, seat)\n",
-     "                t0 = rdtsc()\n                refresh_seat_nb(st, seat)\n"
-     "                st.sc[27 + 60] += rdtsc() - t0\n                st.sc[27 + 61] += 1\n"),
+    ("bots/dispatch.py", "            refresh_seat_nb(st, seat)\n",
+     "            t0 = rdtsc()\n            refresh_seat_nb(st, seat)\n"
+     "            st.sc[27 + 60] += rdtsc() - t0\n            st.sc[27 + 61] += 1\n"),
     ("bots/dispatch.py", "    i = choose_nb(v)\n",
      "    t1 = rdtsc()\n    i = choose_nb(v)\n    st.sc[27 + 62] += rdtsc() - t1\n"
      "    if kind == 0:\n        for j in range(6):\n            st.sc[27 + 50 + j] += int(v.scr[90 + j])\n"),
