@@ -61,7 +61,7 @@ def below_nb(rs, n):
             return np.int64(hi >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uniform_nb(rs):
     """Float in [0, 1) with 53 random bits."""
     return np.float64(next_u64_nb(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)

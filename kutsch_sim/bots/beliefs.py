@@ -384,7 +384,7 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
             minor[me] = min(minor[me], zs * inv)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pair_beliefs_nb(n, me, asg, epub, epriv, kas, team, idx, key, x, y):
     """P(x is my teammate) and P(y is), written to team[x] and team[y] -- all a fight's
     supporter reads (R5.3) -- from the same evidence as :func:`refresh_cards_nb` in one pass

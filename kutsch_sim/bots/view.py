@@ -13,7 +13,7 @@ scalars are copied out as ints.
 Why a record: a record is passed to a jitted function as one pointer. The View was a
 NamedTuple of ~20 array views, passed as ~150 machine words and ~20 reference counts on
 every policy call; the copies here cost less (about 600 bytes a decision, plus the seat's
-``na`` weights).
+``na`` weights), each field one ``memcpy`` (``bots.blockcopy``).
 
 =============  ================================================================
 field          meaning
@@ -72,6 +72,7 @@ from numba import njit
 
 from ..enums import DEC, MAX_PLAYERS, N_CARDS, N_DCTX, SC
 from .beliefs import A_MAX
+from .blockcopy import copy_nb
 from .params import N_BMEM, N_BPARAM
 from .values import N_SCR
 
@@ -131,18 +132,10 @@ def fill_light_nb(st, seat, kind, n_opts, mode):
     v.kind = kind
     v.n_opts = n_opts
     v.na = 0
-    vo, so = v.opts, st.opts
-    for i in range(n_opts):
-        vo[i] = so[i]
-    vc, dc = v.ctx, st.dctx
-    for j in range(N_DCTX):
-        vc[j] = dc[j]
-    vtm, bt = v.tm, st.bel_team[seat]
-    for p in range(MAX_PLAYERS):
-        vtm[p] = bt[p]
-    vp, bp = v.par, st.bparam[seat]
-    for j in range(N_BPARAM):
-        vp[j] = bp[j]
+    copy_nb(v.opts, st.opts, n_opts)
+    copy_nb(v.ctx, st.dctx, N_DCTX)
+    copy_nb(v.tm, st.bel_team[seat], MAX_PLAYERS)
+    copy_nb(v.par, st.bparam[seat], N_BPARAM)
     return v
 
 
@@ -163,8 +156,7 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
     st.opts[0:n_opts]; ``conf`` is the card-confidence row to show (the seat's own, or all
     ones). Returns the view record. The assignment weights are copied for the turn's action
     only (the one decision that reads them, to plan a declaration); the other decisions see
-    ``na = 0``. (What a light decision reads is filled by :func:`fill_light_nb` first; each
-    array is taken out of its record once, before its loop.)"""
+    ``na = 0``. (What a light decision reads is filled by :func:`fill_light_nb` first.)"""
     v = fill_light_nb(st, seat, kind, n_opts, mode)
     sc = st.sc
     n = sc[SC.N]
@@ -172,38 +164,24 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
     v.bags_open = sc[SC.BAGS_OPEN]
     v.hand_limit = sc[SC.HAND_LIMIT]
     v.minor = st.bel_minor[seat]
-    vka, ka = v.k_assoc, st.k_assoc[seat]
-    vko, ko = v.k_occ, st.k_occ[seat]
-    vou, ou = v.occ_up, st.occ_up
-    vhn, hn = v.hand_n, st.hand_n
-    vdr, dr = v.drink, st.drink
-    vsu, su = v.sup, st.sup
-    for p in range(MAX_PLAYERS):
-        vka[p] = ka[p]
-        vko[p] = ko[p]
-        vou[p] = ou[p]
-        vhn[p] = hn[p]
-        vdr[p] = dr[p]
-        vsu[p] = su[p]
+    copy_nb(v.k_assoc, st.k_assoc[seat], MAX_PLAYERS)
+    copy_nb(v.k_occ, st.k_occ[seat], MAX_PLAYERS)
+    copy_nb(v.occ_up, st.occ_up, MAX_PLAYERS)
+    copy_nb(v.hand_n, st.hand_n, MAX_PLAYERS)
+    copy_nb(v.drink, st.drink, MAX_PLAYERS)
+    copy_nb(v.sup, st.sup, MAX_PLAYERS)
     if n == 3:  # association cards exist only in the advanced 3-player game (R10)
         vac, kac = v.k_acard, st.k_acard[seat]
         for p in range(3):
             for j in range(3):
                 vac[p, j] = kac[p, j]
-    vkc, kc = v.k_card, st.k_card[seat]
-    vcf = v.conf
-    for c in range(N_CARDS):
-        vkc[c] = kc[c]
-        vcf[c] = conf[c]
+    copy_nb(v.k_card, st.k_card[seat], N_CARDS)
+    copy_nb(v.conf, conf, N_CARDS)
     if kind == DEC.ACTION:
         na = sc[SC.N_ASG]
         v.na = na
-        vw, bw = v.w, st.bel_w[seat]
-        for i in range(na):
-            vw[i] = bw[i]
-    vm, bm = v.mem, st.bmem[seat]
-    for j in range(N_BMEM):
-        vm[j] = bm[j]
+        copy_nb(v.w, st.bel_w[seat], na)
+    copy_nb(v.mem, st.bmem[seat], N_BMEM)
     v.rs[0] = st.rs[0]
     v.rs[1] = st.rs[1]
     return v
@@ -213,7 +191,6 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
 def take_back_nb(st, seat):
     """After the decision: the seat's memory and the random stream, as the policy left them."""
     v = st.vw
-    for j in range(N_BMEM):
-        st.bmem[seat, j] = v.mem[j]
+    copy_nb(st.bmem[seat], v.mem, N_BMEM)
     st.rs[0] = v.rs[0]
     st.rs[1] = v.rs[1]

@@ -39,12 +39,22 @@ def action_options_nb(st, p):
     n = st.sc[SC.N]
     st.opts[0] = ACT_PASS * ACT_MUL
     k = 1
+    first = -1  # the first target's trades from a pass over the cards, the others' copied
+    k1 = 1
     for t in range(n):
         if t == p:
             continue
-        for c in range(N_CARDS):
-            if st.loc[c] == p:
-                st.opts[k] = ACT_TRADE * ACT_MUL + t * 32 + c
+        if first < 0:
+            first = t
+            for c in range(N_CARDS):
+                if st.loc[c] == p:
+                    st.opts[k] = ACT_TRADE * ACT_MUL + t * 32 + c
+                    k += 1
+            k1 = k
+        else:
+            d = (t - first) * 32
+            for j in range(1, k1):
+                st.opts[k] = st.opts[j] + d
                 k += 1
     for t in range(n):
         if t != p:
