@@ -81,8 +81,8 @@ PATCHES = [
      "            s, r = attack_score_nb(v, t, gb, lean)\n            ca += rdtsc() - t1\n"),
     ("bots/act.py", "        else:\n            s = par[P_PASS_BIAS]\n",
      "            cd += rdtsc() - t1\n        else:\n            s = par[P_PASS_BIAS]\n"),
-    ("bots/act.py", "    i = pick_best_nb(score, v.n_opts, v.rs)\n",
-     "    t2 = rdtsc()\n    i = pick_best_nb(score, v.n_opts, v.rs)\n    scr[94] = rdtsc() - t2\n"
+    ("bots/act.py", "    i = pick_best_nb(v, v.n_opts)\n",
+     "    t2 = rdtsc()\n    i = pick_best_nb(v, v.n_opts)\n    scr[94] = rdtsc() - t2\n"
      "    scr[90] = tp\n    scr[91] = ct\n    scr[92] = ca\n    scr[93] = cd\n    scr[95] = v.n_opts\n"),
 ]
 GAME_PATCH = ("engine/game.py", "def play_one_nb", "    play_nb(st)\n",

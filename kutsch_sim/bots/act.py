@@ -381,7 +381,7 @@ def choose_action_nb(v):
             s += noise * uniform_nb(v.rs)
         score[i] = s
         score[REASON_AT + i] = r  # the reason of each option, beside its score
-    i = pick_best_nb(score, v.n_opts, v.rs)
+    i = pick_best_nb(v, v.n_opts)
     o = v.opts[i]
     act = o // ACT_MUL
     r = int(score[REASON_AT + i])

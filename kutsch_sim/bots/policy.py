@@ -206,7 +206,7 @@ def choose_return_nb(v, a, use_effect, code_spare):
         sc[i] = return_score_nb(v, v.opts[i], a, use_effect, used, known)
         if use_effect and v.opts[i] == C_MIRROR:  # R9: the Mirror silences the giver's item
             sc[i] -= mirror_cancel_nb(v.ctx[DCTX_CARD], scr[TM + a], bags, dn)
-    i = pick_best_nb(sc, v.n_opts, v.rs)
+    i = pick_best_nb(v, v.n_opts)
     y = v.opts[i]
     code = code_spare
     if code_spare == R_RETURN_SPARE:
@@ -326,7 +326,7 @@ def choose_acard_nb(v):
     sc = v.score
     for i in range(v.n_opts):
         sc[i] = 1.0 if v.k_acard[p, v.opts[i]] < 0 else 0.0
-    i = pick_best_nb(sc, v.n_opts, v.rs)
+    i = pick_best_nb(v, v.n_opts)
     out_nb(v, R_ACARD_PICK, p, v.opts[i])
     return i
 
@@ -412,7 +412,7 @@ def choose_hypno_nb(v):
             if v.opts[i] < 0:
                 return i
         return 0
-    i = pick_best_nb(sc, v.n_opts, v.rs)
+    i = pick_best_nb(v, v.n_opts)
     out_nb(v, R_HYPNO, v.opts[i], -1)
     return i
 
@@ -533,7 +533,7 @@ def choose_take_nb(v):
     for i in range(v.n_opts):
         c = v.opts[i]
         sc[i] = 0.0 if c < 0 else take_value_nb(v, c, lo, used) + back
-    i = pick_best_nb(sc, v.n_opts, v.rs)
+    i = pick_best_nb(v, v.n_opts)
     c = v.opts[i]
     if c < 0:
         out_nb(v, R_TAKE_NONE, lo, -1)
@@ -576,7 +576,7 @@ def choose_clair_pick_nb(v):
     sc = v.score
     for i in range(v.n_opts):
         sc[i] = clair_value_nb(v.opts[i], v.team)
-    i = pick_best_nb(sc, v.n_opts, v.rs)
+    i = pick_best_nb(v, v.n_opts)
     out_nb(v, R_CLAIR_PICK if v.ctx[DCTX_X] == 0 else R_CLAIR_PICK2, -1, v.opts[i])
     return i
 
@@ -587,7 +587,7 @@ def choose_coat_nb(v):
     sc = v.score
     for i in range(v.n_opts):
         sc[i] = OCC_VALUE[v.opts[i]]
-    i = pick_best_nb(sc, v.n_opts, v.rs)
+    i = pick_best_nb(v, v.n_opts)
     out_nb(v, R_COAT, -1, v.opts[i])
     return i
 
@@ -692,7 +692,7 @@ def choose_limit_nb(v):
             # on, often back: a gain counts a quarter; a loss stays with them, so it counts
             s = (0.25 * s if s > 0.0 else s) - V_FULL
         sc[i] = s
-    i = pick_best_nb(sc, v.n_opts, v.rs)
+    i = pick_best_nb(v, v.n_opts)
     o = v.opts[i]
     a, c = o // 32, o % 32
     tm = v.scr[TM + a]
@@ -720,7 +720,7 @@ def choose_sextant_dir_nb(v):
     sc = v.score
     sc[0] = v.tm[left]
     sc[1] = v.tm[right]
-    i = pick_best_nb(sc, 2, v.rs)
+    i = pick_best_nb(v, 2)
     out_nb(v, R_SEXTANT_DIR, left if i == 0 else right, -1)
     return i
 

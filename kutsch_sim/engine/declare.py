@@ -5,28 +5,50 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..enums import DEC, DK, EV, IK, REC, SC, VAR, WIN
+from ..enums import DEC, DK, EV, IK, N_CARDS, REC, SC, VAR, WIN
 from .decide import decide_nb
-from .items import hand_mask_nb, holds_kind_nb, victory_count_nb
+from .items import hand_mask_nb, kind_nb, victory_count_nb, victory_team_nb
 from .log import log_nb
 
 
 @njit(cache=True)
-def can_declare_nb(st, p, kind):
-    """Is declaration ``kind`` (DeclKind) legal for seat p now? (R6.1, R6.5, R7)"""
-    if holds_kind_nb(st, p, IK.PEARL) >= 0:
-        return False  # R9 Black Pearl: its holder cannot declare any victory (nor fortune-tell, R10)
-    if kind == DK.FORTUNE:
-        # R10 fortune-telling: the fortune-teller need not hold a victory item
-        return (st.sc[SC.VARIANTS] & VAR.FORTUNE) != 0
-    if kind == DK.LOGE:
-        # R6.5: the holder sees their own hand, so only a valid solo claim is legal
-        return holds_kind_nb(st, p, IK.LOGE) >= 0 and victory_count_nb(st, p, -1) >= 3
-    if victory_count_nb(st, p, st.assoc[p]) < 1:
-        return False  # R6.1 at least one victory item of your own team (a Drink does not count)
-    if kind == DK.DRINK:
-        return st.drink[p] != 0
-    return True
+def declarable_nb(st, p):
+    """The declarations legal for seat p now, as a bit mask over DeclKind (bit k: kind k),
+    from one pass over the cards (R6.1, R6.5, R7, R10):
+    - none while p holds the Black Pearl (R9: its holder cannot declare any victory, nor
+      fortune-tell, R10);
+    - fortune-telling when the variant is on (the fortune-teller need not hold a victory item);
+    - the Loge solo claim when p holds the Loge and 3 victory items of either team (R6.5: the
+      holder sees their own hand, so only a valid claim is legal);
+    - a team declaration, and with the Drink of Power if p holds one, when p holds at least
+      one victory item of its own team (R6.1; a Drink does not count)."""
+    pearl = False
+    loge = False
+    own = 0
+    both = 0
+    team = st.assoc[p]
+    for c in range(N_CARDS):
+        if st.loc[c] == p:
+            k = kind_nb(c)
+            pearl |= k == IK.PEARL
+            loge |= k == IK.LOGE
+            v = victory_team_nb(st, c)
+            if v >= 0:
+                both += 1
+                if v == team:
+                    own += 1
+    if pearl:
+        return 0
+    m = 0
+    if (st.sc[SC.VARIANTS] & VAR.FORTUNE) != 0:
+        m |= 1 << DK.FORTUNE
+    if loge and both >= 3:
+        m |= 1 << DK.LOGE
+    if own >= 1:
+        m |= 1 << DK.TEAM
+        if st.drink[p] != 0:
+            m |= 1 << DK.DRINK
+    return m
 
 
 @njit(cache=True)

@@ -24,7 +24,7 @@ from ..enums import (
     WIN,
 )
 from .decide import decide_nb, yes_no_nb
-from .declare import can_declare_nb, declare_nb
+from .declare import declarable_nb, declare_nb
 from .fight import FIGHT_DONE, fight_nb
 from .invariants import check_nb
 from .log import log_nb
@@ -60,8 +60,9 @@ def action_options_nb(st, p):
         if t != p:
             st.opts[k] = ACT_ATTACK * ACT_MUL + t * 32
             k += 1
+    legal = declarable_nb(st, p)
     for kind in range(DK.TEAM, DK.FORTUNE + 1):
-        if can_declare_nb(st, p, kind):
+        if (legal >> kind) & 1:
             st.opts[k] = ACT_DECLARE * ACT_MUL + kind
             k += 1
     return k
