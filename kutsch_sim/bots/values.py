@@ -13,10 +13,12 @@ victory items (Bags count as ours-to-be) at seat p, ``scr[EVT + p]`` the same fo
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..enums import BROTHERHOOD, IK, LOC_DECK, N_CARDS, ORDER
 from ..rng import below_nb
+from .intrinsics import ctz_nb, popcount_nb
 from .params import P_CONSOLIDATE
 
 # card ids of the single cards (enums: Key x3, Goblet x3, then one card per kind from kind 2)
@@ -127,12 +129,25 @@ def victory_weight_nb(c, bags_open):
     return 0.0
 
 
+# card sets as bit masks (card c: bit c)
+FUT_ORDER = 0x47  # the Keys (cards 0-2) and the Bag of Keys (6): the Order's now or to be
+FUT_BROTHERHOOD = 0xB8  # the Goblets (3-5) and the Bag of Goblets (7)
+KG_ORDER = 0x07  # the Keys
+KG_BROTHERHOOD = 0x38  # the Goblets
+
+
 @njit(cache=True)
 def prep_nb(v):
     """Fill ``v.scr`` (see module doc) from the seat's View ``v``: ``v.tm[p]`` is its
     P(p is a teammate), ``v.k_card``/``v.conf`` where it last saw each card. Unplaced victory
     cards are spread over the unplaced card slots (hands and deck) in proportion to their
-    number."""
+    number.
+
+    The cards are sorted once, without a branch per card, into three bit masks (in my hand,
+    last seen at another seat, in the deck); my own counts are bit counts of the first, and
+    only the cards seen elsewhere and the victory cards are visited, in card order, so every
+    sum is taken in the same order as by a loop over all 21 cards (the numbers are the same
+    to the bit). About 1.5x faster than that loop on random positions (session 9)."""
     me, team, n, deck_n, bags_open = v.me, v.team, v.n, v.deck_n, v.bags_open
     k_card, conf, hand_n, tm_src, scr = v.k_card, v.conf, v.hand_n, v.tm, v.scr
     for i in range(N_SCR):
@@ -141,41 +156,37 @@ def prep_nb(v):
         scr[TM + p] = tm_src[p]
         scr[SLOT + p] = hand_n[p]
     scr[TM + me] = 1.0
-    # place what is known (sums in locals: the same numbers, without a store per card)
-    my_n = 0.0
-    my_fut = 0.0
-    my_now = 0.0
-    my_theirs = 0.0
-    my_any = 0.0
-    deck_slots = float(deck_n)
+    mine = 0
+    seen = 0  # last seen at another seat
+    deck = 0
     for c in range(N_CARDS):
-        h = k_card[c]
-        if h == me:
-            my_n += 1.0
-            f = future_team_nb(c)
-            if f >= 0:
-                w = victory_weight_nb(c, bags_open)
-                if f == team:
-                    my_fut += 1.0
-                    if now_team_nb(c, bags_open) == team:
-                        my_now += 1.0
-                else:
-                    my_theirs += w
-                if now_team_nb(c, bags_open) >= 0:
-                    my_any += 1.0
-            scr[SLOT + me] -= 1.0
-        elif h >= 0 and h < n:
-            q = conf[c]
-            scr[SLOT + h] -= q
-        elif h == LOC_DECK:
-            deck_slots -= 1.0
+        h = np.int64(k_card[c])
+        mine |= np.int64(h == me) << c
+        seen |= np.int64((h >= 0) & (h < n) & (h != me)) << c
+        deck |= np.int64(h == LOC_DECK) << c
+    ours = FUT_ORDER if team == ORDER else FUT_BROTHERHOOD
+    their_kg = KG_BROTHERHOOD if team == ORDER else KG_ORDER
+    their_bag = 1 << C_BAG_GOBLET if team == ORDER else 1 << C_BAG_KEY
+    ours_now = ours if bags_open == 1 else (KG_ORDER if team == ORDER else KG_BROTHERHOOD)
+    any_now = 0xFF if bags_open == 1 else 0x3F
+    my_n = float(popcount_nb(mine))
     scr[MY_N] = my_n
-    scr[MY_FUT] = my_fut
-    scr[MY_NOW] = my_now
-    scr[MY_THEIRS] = my_theirs
-    scr[MY_ANY] = my_any
+    scr[MY_FUT] = float(popcount_nb(mine & ours))  # Bags of our colour as ours-to-be
+    scr[MY_NOW] = float(popcount_nb(mine & ours_now))
+    theirs = float(popcount_nb(mine & their_kg))
+    if mine & their_bag:  # after the Keys and Goblets in card order, as a loop would add it
+        theirs += victory_weight_nb(C_BAG_GOBLET if team == ORDER else C_BAG_KEY, bags_open)
+    scr[MY_THEIRS] = theirs
+    scr[MY_ANY] = float(popcount_nb(mine & any_now))
+    scr[SLOT + me] = hand_n[me] - my_n
+    deck_slots = float(deck_n) - popcount_nb(deck)
     scr[DECK_SLOTS] = deck_slots
-    total = scr[DECK_SLOTS] if scr[DECK_SLOTS] > 0 else 0.0
+    m = seen
+    while m:  # the cards at other seats: each takes its share of a slot there
+        c = ctz_nb(m)
+        m &= m - 1
+        scr[SLOT + k_card[c]] -= conf[c]
+    total = deck_slots if deck_slots > 0 else 0.0
     for p in range(n):
         scr[SLOT + p] = max(scr[SLOT + p], 0.0)
         total += scr[SLOT + p]
@@ -184,18 +195,18 @@ def prep_nb(v):
     # their number -- summed per team first, so the spread is one pass over the seats
     spread_m = 0.0  # our victory items not placed (in units of victory weight)
     spread_t = 0.0  # theirs
-    for c in range(8):
-        h = k_card[c]
-        if h == me or h == LOC_DECK:
-            continue
+    m = 0xFF & ~(mine | deck)
+    while m:
+        c = ctz_nb(m)
+        m &= m - 1
         w = victory_weight_nb(c, bags_open)
-        ours = future_team_nb(c) == team
+        is_ours = (ours >> c) & 1 == 1
         rest = 1.0
-        if h >= 0 and h < n:
+        if (seen >> c) & 1:
             q = conf[c]
             rest = 1.0 - q
-            scr[(EVM if ours else EVT) + h] += q * w
-        if ours:
+            scr[(EVM if is_ours else EVT) + k_card[c]] += q * w
+        if is_ours:
             spread_m += rest * w
         else:
             spread_t += rest * w

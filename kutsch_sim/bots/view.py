@@ -13,7 +13,7 @@ scalars are copied out as ints.
 Why a record: a record is passed to a jitted function as one pointer. The View was a
 NamedTuple of ~20 array views, passed as ~150 machine words and ~20 reference counts on
 every policy call; the copies here cost less (about 600 bytes a decision, plus the seat's
-``na`` weights), each field one ``memcpy`` (``bots.blockcopy``).
+``na`` weights), each field one ``memcpy`` (``bots.intrinsics``).
 
 =============  ================================================================
 field          meaning
@@ -72,7 +72,7 @@ from numba import njit
 
 from ..enums import DEC, MAX_PLAYERS, N_CARDS, N_DCTX, SC
 from .beliefs import A_MAX
-from .blockcopy import copy_nb
+from .intrinsics import copy_nb
 from .params import N_BMEM, N_BPARAM
 from .values import N_SCR
 
