@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DCTX_B, DK, OC
+from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DCTX_B, DK, N_CARDS, OC
 from ..rng import uniform_nb
 from .beliefs import joint_nb
+from .intrinsics import ctz_nb
 from .params import (
     M_CLAIR_DN,
     M_CLAIR_TOP,
@@ -149,7 +150,7 @@ def plan_fortune_nb(v):
 
 
 # ------------------------------------------------------------------ trades (R4)
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trade_score_nb(v, t, c, occ_used, rejected, clair_top_ok):
     """(score, reason) of offering card c to seat t."""
     team, deck_n, bags_open, scr, par = v.team, v.deck_n, v.bags_open, v.scr, v.par
@@ -208,20 +209,33 @@ def trade_score_nb(v, t, c, occ_used, rejected, clair_top_ok):
 
 # ------------------------------------------------------------------ attacks (R5)
 @njit(cache=True)
-def best_giveback_nb(v, t, occ_used):
-    """Value (usually <= 0) of the card I would rather hand to seat t among my own."""
-    me, team, bags_open, deck_n, k_card, scr = v.me, v.team, v.bags_open, v.deck_n, v.k_card, v.scr
+def best_giveback_nb(v, t, occ_used, mine):
+    """Value (usually <= 0) of the card I would rather hand to seat t among my own (``mine``:
+    my cards as a bit mask, :func:`hand_bits_nb`)."""
+    team, bags_open, deck_n, scr = v.team, v.bags_open, v.deck_n, v.scr
     best = -1e9
-    for c in range(21):
-        if k_card[c] == me:
-            s = give_value_nb(v, c, t)
-            if future_team_nb(c) < 0:
-                s -= keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
-            best = max(best, s)
+    m = mine
+    while m:
+        c = ctz_nb(m)
+        m &= m - 1
+        s = give_value_nb(v, c, t)
+        if future_team_nb(c) < 0:
+            s -= keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
+        best = max(best, s)
     return min(best, 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def hand_bits_nb(v):
+    """The cards in my hand as a bit mask (card c: bit c), from one branch-free pass."""
+    k_card, me = v.k_card, v.me
+    m = 0
+    for c in range(N_CARDS):
+        m |= np.int64(k_card[c] == me) << c
+    return m
+
+
+@njit(cache=True, inline="always")
 def attack_score_nb(v, t, giveback, lean):
     """(score, reason) of attacking seat t; ``giveback`` is the value of the best card I would
     hand back if I took the only item of t; ``lean`` is the sum over the other seats q of
@@ -322,6 +336,7 @@ def choose_action_nb(v):
         clair_ok = future_team_nb(top) == team or top == 20
     own = scr[MY_NOW]
     lean = support_lean_nb(v)
+    mine = hand_bits_nb(v)
     p_team = -1.0
     m_team = 0
     p_drink = -1.0
@@ -340,7 +355,7 @@ def choose_action_nb(v):
         elif act == ACT_ATTACK:
             gb = 0.0  # only read when t holds a single item (attack_score_nb)
             if v.hand_n[t] == 1:
-                gb = best_giveback_nb(v, t, occ_used)
+                gb = best_giveback_nb(v, t, occ_used, mine)
             s, r = attack_score_nb(v, t, gb, lean)
             if stall > 0.0 and r == R_ATTACK_TAKE and v.tm[t] < 0.5:  # impatience (above)
                 s = s * (1.0 + stall) if s > 0.0 else s + stall

@@ -8,6 +8,7 @@ vs "theirs"); equal scores are broken with the game's random stream.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..enums import (
@@ -29,6 +30,7 @@ from ..enums import (
 )
 from ..rng import below_nb
 from .act import choose_action_nb, choose_decl_name_nb
+from .intrinsics import ctz_nb
 from .params import (
     M_DIPLO_NAME,
     M_DIPLO_OFFER,
@@ -141,7 +143,7 @@ def out_nb(v, code, target, d):
     v.out[2] = d
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def transfer_nb(v, c, t, occ_used):
     """Value for my team of card c leaving my hand for seat t (no trade effects)."""
     s = give_value_nb(v, c, t)
@@ -162,7 +164,7 @@ def gain_nb(v, c, occ_used):
     return keep_value_nb(c, v.team, v.bags_open, v.deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def return_score_nb(v, y, a, use_effect, occ_used, a_known):
     """Score of handing card y to seat a (trade return, Priest, give-back, Sextant, limit);
     a_known: a's team is known. (The View is a record, so passing it costs one pointer.)"""
@@ -243,10 +245,15 @@ def choose_accept_nb(v):
     if is_bag_nb(x) and v.bags_open == 0:
         ban = C_BAG_GOBLET if x == C_BAG_KEY else C_BAG_KEY
     best = -1e9
+    k_card, me = v.k_card, v.me
+    m = 0  # my cards other than x and ban as a bit mask, from one branch-free pass
     for c in range(N_CARDS):
-        if v.k_card[c] == v.me and c != x and c != ban:
-            s = return_score_nb(v, c, a, True, occ_used, v.k_assoc[a] >= 0)
-            best = max(best, s)
+        m |= np.int64((k_card[c] == me) & (c != x) & (c != ban)) << c
+    known = v.k_assoc[a] >= 0
+    while m:
+        c = ctz_nb(m)
+        m &= m - 1
+        best = max(best, return_score_nb(v, c, a, True, occ_used, known))
     total = val + best + 0.3 * (2.0 * tm - 1.0)
     if total > -0.2:
         out_nb(v, R_ACCEPT_ALLY if tm > 0.7 else R_ACCEPT, a, x)

@@ -222,7 +222,7 @@ def prep_nb(v):
                 scr[EVT + p] += ft * scr[SLOT + p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def keep_value_nb(c, team, bags_open, deck_n, my_any, occ_used):
     """Value to the seat of keeping a non-victory card c in its own hand."""
     if c == C_LOGE:
@@ -242,7 +242,7 @@ def keep_value_nb(c, team, bags_open, deck_n, my_any, occ_used):
     return 0.1  # Mirror
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def give_value_nb(v, c, t):
     """Change in our team's prospects when card c goes from me to seat t (victory items,
     Pearl, Loge), before trade effects; ``v`` is the seat's View (prep_nb done)."""
@@ -267,7 +267,7 @@ def give_value_nb(v, c, t):
     return 0.2 * tm  # a fight item or the like: slightly better with a teammate
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_value_nb(base, deck_n, scr):
     """Value of drawing the top card of the deck: a base value plus the chance it is one of
     our victory items (the unplaced ones are spread over the deck and the hands)."""
