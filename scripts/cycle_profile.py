@@ -77,8 +77,8 @@ PATCHES = [
     ("bots/act.py", "        if act == ACT_TRADE:\n            s, r = trade_score_nb(v, t, c, occ_used, mem[M_REJECTED], clair_ok)\n",
      "        t1 = rdtsc()\n        if act == ACT_TRADE:\n"
      "            s, r = trade_score_nb(v, t, c, occ_used, mem[M_REJECTED], clair_ok)\n            ct += rdtsc() - t1\n"),
-    ("bots/act.py", "            s, r = attack_score_nb(v, t, gb, lean)\n",
-     "            s, r = attack_score_nb(v, t, gb, lean)\n            ca += rdtsc() - t1\n"),
+    ("bots/act.py", "            s, r = attack_score_nb(v, t, gb, lean, sa, tie, loss)\n",
+     "            s, r = attack_score_nb(v, t, gb, lean, sa, tie, loss)\n            ca += rdtsc() - t1\n"),
     ("bots/act.py", "        else:\n            s = par[P_PASS_BIAS]\n",
      "            cd += rdtsc() - t1\n        else:\n            s = par[P_PASS_BIAS]\n"),
     ("bots/act.py", "    i = pick_best_nb(v, v.n_opts)\n",

@@ -236,23 +236,35 @@ def hand_bits_nb(v):
 
 
 @njit(cache=True, inline="always")
-def attack_score_nb(v, t, giveback, lean):
-    """(score, reason) of attacking seat t; ``giveback`` is the value of the best card I would
-    hand back if I took the only item of t; ``lean`` is the sum over the other seats q of
-    2 P(q is my teammate) - 1 (:func:`support_lean_nb`)."""
-    me, deck_n, k_assoc, k_occ, k_card = v.me, v.deck_n, v.k_assoc, v.k_occ, v.k_card
-    conf, occ_up, hand_n, scr, par = v.conf, v.occ_up, v.hand_n, v.scr, v.par
-    tm = scr[TM + t]
-    opp = 1.0 - tm
-    # strengths (R5.1, R8, R9): what I know I can add, what I know they can add
+def attack_base_nb(v):
+    """What every attack of this action shares (:func:`attack_score_nb`): my strength as I
+    know it (R5.1, R8, R9), the value of a tie (a draw for me) and what losing to an opponent
+    costs (they look at me, or take the best item I hold), before the odds."""
+    me, k_occ, occ_up, scr, par = v.me, v.k_occ, v.occ_up, v.scr, v.par
     sa = 1.0
-    if k_card[C_DAGGER] == me:
+    if v.k_card[C_DAGGER] == me:
         sa += 1.0
     my_occ = k_occ[me]
     if my_occ == OC.THUG:
         sa += 1.0
     if my_occ == OC.DUELIST and not occ_up[me]:
         sa += 0.5
+    tie = 0.8 * draw_value_nb(par[P_DRAW_VALUE], v.deck_n, scr)
+    loss = 0.5 + 2.5 * min(1.0, scr[MY_FUT]) + 1.0 * min(1.0, scr[MY_THEIRS])
+    return sa, tie, loss
+
+
+@njit(cache=True, inline="always")
+def attack_score_nb(v, t, giveback, lean, sa, tie, loss):
+    """(score, reason) of attacking seat t; ``giveback`` is the value of the best card I would
+    hand back if I took the only item of t; ``lean`` is the sum over the other seats q of
+    2 P(q is my teammate) - 1 (:func:`support_lean_nb`); ``sa``, ``tie``, ``loss`` from
+    :func:`attack_base_nb`."""
+    k_assoc, k_occ, k_card = v.k_assoc, v.k_occ, v.k_card
+    conf, occ_up, hand_n, scr, par = v.conf, v.occ_up, v.hand_n, v.scr, v.par
+    tm = scr[TM + t]
+    opp = 1.0 - tm
+    # strengths (R5.1, R8, R9): what I know I can add (sa), what I know they can add
     sd = 1.0
     if k_card[C_GLOVES] == t:
         sd += conf[C_GLOVES]
@@ -285,9 +297,7 @@ def attack_score_nb(v, t, giveback, lean):
     if hand_n[t] == 1:  # taking their only item means giving one of mine back (R5.8)
         items += giveback
     gain = max(look, items)
-    tie = 0.8 * draw_value_nb(par[P_DRAW_VALUE], deck_n, scr)
-    # losing to an opponent: they look at me, or take the best item I hold
-    cost = opp * (0.5 + 2.5 * min(1.0, scr[MY_FUT]) + 1.0 * min(1.0, scr[MY_THEIRS]))
+    cost = opp * loss  # losing to an opponent
     s = par[P_AGGRESSION] * (pw * gain + pt * tie - pl * cost) - 0.3
     if items >= look:
         reason = R_ATTACK_TAKE if tm < 0.5 else R_ATTACK_ALLY
@@ -337,6 +347,7 @@ def choose_action_nb(v):
     own = scr[MY_NOW]
     lean = support_lean_nb(v)
     mine = hand_bits_nb(v)
+    sa, tie, loss = attack_base_nb(v)
     p_team = -1.0
     m_team = 0
     p_drink = -1.0
@@ -356,7 +367,7 @@ def choose_action_nb(v):
             gb = 0.0  # only read when t holds a single item (attack_score_nb)
             if v.hand_n[t] == 1:
                 gb = best_giveback_nb(v, t, occ_used, mine)
-            s, r = attack_score_nb(v, t, gb, lean)
+            s, r = attack_score_nb(v, t, gb, lean, sa, tie, loss)
             if stall > 0.0 and r == R_ATTACK_TAKE and v.tm[t] < 0.5:  # impatience (above)
                 s = s * (1.0 + stall) if s > 0.0 else s + stall
         elif act == ACT_DECLARE:
