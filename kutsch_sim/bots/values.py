@@ -286,10 +286,14 @@ def pick_best_nb(v, n):
     for i in range(1, n):
         best = max(best, score[i])
     k = 0
-    for i in range(n):
+    first = 0
+    for i in range(n - 1, -1, -1):  # backwards, so ``first`` ends at the first best
         if score[i] >= best - 1e-9:
             k += 1
-    j = below_nb(rs, k) if k > 1 else 0
+            first = i
+    if k == 1:  # no tie (the usual case): no draw, no third pass
+        return first
+    j = below_nb(rs, k)
     for i in range(n):
         if score[i] >= best - 1e-9:
             if j == 0:

@@ -14,6 +14,7 @@ from ..enums import (
     EV,
     IK,
     N_CARDS,
+    N_KINDS,
     ORDER,
     SC,
 )
@@ -68,8 +69,15 @@ def victory_count_nb(st, p, team):
 
 @njit(cache=True)
 def holds_kind_nb(st, p, k):
-    for c in range(N_CARDS):
-        if st.loc[c] == p and kind_nb(c) == k:
+    """A card of kind k in seat p's hand (the lowest), or -1. Kinds from 2 on have one
+    card each (card k + 4, see kind_nb), Keys and Goblets three (cards 0-2, 3-5)."""
+    if k < 0 or k >= N_KINDS:
+        return -1
+    if k >= 2:
+        c = k + 4
+        return c if st.loc[c] == p else -1
+    for c in range(3 * k, 3 * k + 3):
+        if st.loc[c] == p:
             return c
     return -1
 
