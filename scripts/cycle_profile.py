@@ -74,9 +74,10 @@ PATCHES = [
     ("bots/act.py", "from ..rng import uniform_nb", "from ..rng import uniform_nb\nfrom ..tsc import rdtsc"),
     ("bots/act.py", "    mem = v.mem\n    prep_nb(v)\n",
      "    mem = v.mem\n    t0 = rdtsc()\n    prep_nb(v)\n    tp = rdtsc() - t0\n    ct = 0\n    ca = 0\n    cd = 0\n"),
-    ("bots/act.py", "        if act == ACT_TRADE:\n            s, r = trade_score_nb(v, t, c, occ_used, mem[M_REJECTED], clair_ok)\n",
-     "        t1 = rdtsc()\n        if act == ACT_TRADE:\n"
-     "            s, r = trade_score_nb(v, t, c, occ_used, mem[M_REJECTED], clair_ok)\n            ct += rdtsc() - t1\n"),
+    ("bots/act.py", "        if act == ACT_TRADE:\n            s, r = trade_score_nb(",
+     "        t1 = rdtsc()\n        if act == ACT_TRADE:\n            s, r = trade_score_nb("),
+    ("bots/act.py", "                                  int(scr[TR_REASON + c]))\n",
+     "                                  int(scr[TR_REASON + c]))\n            ct += rdtsc() - t1\n"),
     ("bots/act.py", "            s, r = attack_score_nb(v, t, gb, lean, sa, tie, loss)\n",
      "            s, r = attack_score_nb(v, t, gb, lean, sa, tie, loss)\n            ca += rdtsc() - t1\n"),
     ("bots/act.py", "        else:\n            s = par[P_PASS_BIAS]\n",

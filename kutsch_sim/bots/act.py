@@ -74,6 +74,9 @@ from .values import (
     MY_THEIRS,
     SLOT,
     TM,
+    TR_EFF,
+    TR_KEEP,
+    TR_REASON,
     future_team_nb,
     give_value_nb,
     has_effect_nb,
@@ -151,13 +154,12 @@ def plan_fortune_nb(v):
 
 # ------------------------------------------------------------------ trades (R4)
 @njit(cache=True, inline="always")
-def trade_score_nb(v, t, c, occ_used, rejected, clair_top_ok):
-    """(score, reason) of offering card c to seat t."""
+def trade_card_nb(v, c, occ_used, clair_top_ok):
+    """What offering card c is worth whoever takes it: (keep value, effect value, reason).
+    The Monocle's and the Privilege's effects and the Pearl's reason depend on the target
+    and are left to :func:`trade_score_nb`. Computed once per card of my hand for the turn's
+    action, not once per (card, target) option."""
     team, deck_n, bags_open, scr, par = v.team, v.deck_n, v.bags_open, v.scr, v.par
-    k_assoc_t = v.k_assoc[t]
-    hand_n_t = v.hand_n[t]
-    tm = scr[TM + t]
-    gv = give_value_nb(v, c, t)
     kv = 0.0
     if future_team_nb(c) < 0:
         kv = keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
@@ -165,12 +167,8 @@ def trade_score_nb(v, t, c, occ_used, rejected, clair_top_ok):
     reason = R_TRADE_SPARE
     if has_effect_nb(c, bags_open):
         if c == C_MONOCLE:
-            if k_assoc_t < 0:
-                eff = par[P_INFO_VALUE] * 4.0 * tm * (1.0 - tm)
             reason = R_TRADE_INFO
         elif c == C_PRIVILEGE:
-            eff = 0.25 * par[P_INFO_VALUE] * (0.3 + scr[SLOT + t] / max(1.0, hand_n_t))
-            eff += 0.5 * (scr[EVM + t] + scr[EVT + t])
             reason = R_TRADE_PRIVILEGE
         elif is_bag_nb(c):
             if deck_n > 0:
@@ -192,6 +190,23 @@ def trade_score_nb(v, t, c, occ_used, rejected, clair_top_ok):
     f = future_team_nb(c)
     if f >= 0 and not (is_bag_nb(c) and reason == R_TRADE_BAG and eff > 0.0):
         reason = R_TRADE_ALLY if f == team else R_TRADE_DENY
+    return kv, eff, reason
+
+
+@njit(cache=True, inline="always")
+def trade_score_nb(v, t, c, rejected, kv, eff, reason):
+    """(score, reason) of offering card c to seat t; ``kv``, ``eff``, ``reason`` from
+    :func:`trade_card_nb`."""
+    scr, par = v.scr, v.par
+    tm = scr[TM + t]
+    gv = give_value_nb(v, c, t)
+    if c == C_MONOCLE:
+        eff = 0.0
+        if v.k_assoc[t] < 0:
+            eff = par[P_INFO_VALUE] * 4.0 * tm * (1.0 - tm)
+    elif c == C_PRIVILEGE:
+        eff = 0.25 * par[P_INFO_VALUE] * (0.3 + scr[SLOT + t] / max(1.0, v.hand_n[t]))
+        eff += 0.5 * (scr[EVM + t] + scr[EVT + t])
     if c == C_PEARL:
         # to an opponent it stops them declaring; to a teammate it is parked while I gather
         # (give_value_nb: 6 tm - 1 once I hold 2 of ours)
@@ -348,6 +363,14 @@ def choose_action_nb(v):
     lean = support_lean_nb(v)
     mine = hand_bits_nb(v)
     sa, tie, loss = attack_base_nb(v)
+    m = mine  # each card's part of its trade scores, once (the options offer my cards only, R4)
+    while m:
+        c = ctz_nb(m)
+        m &= m - 1
+        kv, ef, rc = trade_card_nb(v, c, occ_used, clair_ok)
+        scr[TR_KEEP + c] = kv
+        scr[TR_EFF + c] = ef
+        scr[TR_REASON + c] = rc
     p_team = -1.0
     m_team = 0
     p_drink = -1.0
@@ -362,7 +385,8 @@ def choose_action_nb(v):
         s = -1e9
         r = R_PASS
         if act == ACT_TRADE:
-            s, r = trade_score_nb(v, t, c, occ_used, mem[M_REJECTED], clair_ok)
+            s, r = trade_score_nb(v, t, c, mem[M_REJECTED], scr[TR_KEEP + c], scr[TR_EFF + c],
+                                  int(scr[TR_REASON + c]))
         elif act == ACT_ATTACK:
             gb = 0.0  # only read when t holds a single item (attack_score_nb)
             if v.hand_n[t] == 1:

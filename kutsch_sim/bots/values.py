@@ -8,7 +8,9 @@ option's scalars.
 Scratch layout ``scr`` (float64[N_SCR]) filled by :func:`prep_nb` at the start of a
 decision: ``scr[TM + p]`` P(p is my teammate), ``scr[EVM + p]`` expected number of our
 victory items (Bags count as ours-to-be) at seat p, ``scr[EVT + p]`` the same for theirs,
-``scr[SLOT + p]`` seat p's cards this seat cannot place, and single values at MY_*.
+``scr[SLOT + p]`` seat p's cards this seat cannot place, and single values at MY_*; from
+TR_KEEP on, the turn's action keeps each card's part of its trade scores (written there
+before it is read, so prep_nb leaves it alone).
 """
 
 from __future__ import annotations
@@ -52,7 +54,10 @@ DECK_SLOTS = 45  # deck cards I cannot place
 DECK_M = 46  # expected number of our victory items in the item deck
 CAND_CNT = 50  # declaration planning: our victory items last seen at each seat
 CAND_P = 60  # ... and the probability they are all still there
-N_SCR = 96
+TR_KEEP = 96  # the turn's action: per card c of my hand, its keep value (act.trade_card_nb)
+TR_EFF = 117  # ... the value of its trade effect whoever takes it
+TR_REASON = 138  # ... and its reason code
+N_SCR = 160
 
 # values (in "points"; a victory item of ours in the wrong hands is the unit of disaster)
 V_OURS = 10.0  # our victory item given to an opponent
@@ -150,7 +155,7 @@ def prep_nb(v):
     to the bit). About 1.5x faster than that loop on random positions (session 9)."""
     me, team, n, deck_n, bags_open = v.me, v.team, v.n, v.deck_n, v.bags_open
     k_card, conf, hand_n, tm_src, scr = v.k_card, v.conf, v.hand_n, v.tm, v.scr
-    for i in range(N_SCR):
+    for i in range(TR_KEEP):  # (the action's per-card slots from TR_KEEP on are written before read)
         scr[i] = 0.0
     for p in range(n):
         scr[TM + p] = tm_src[p]
