@@ -17,7 +17,6 @@ from numba import njit
 
 from kutsch_sim.bots.intrinsics import copy_nb, ctz_nb, popcount_nb
 from kutsch_sim.bots.values import (
-    DECK_M,
     DECK_SLOTS,
     EVM,
     EVT,
@@ -32,6 +31,7 @@ from kutsch_sim.bots.values import (
     future_team_nb,
     now_team_nb,
     prep_nb,
+    spread_nb,
     victory_weight_nb,
 )
 from kutsch_sim.bots.view import VIEW_DT
@@ -79,7 +79,8 @@ def test_copy_nb_copies_exactly_k_elements():
 
 @njit(cache=True)
 def prep_reference_nb(v):
-    """values.prep_nb as it was until session 8: one loop over the 21 cards."""
+    """values.prep_nb as it was until session 8: one loop over the 21 cards (its last step,
+    the spread of what is not placed, is shared: values.spread_nb)."""
     me, team, n, deck_n, bags_open = v.me, v.team, v.n, v.deck_n, v.bags_open
     k_card, conf, hand_n, tm_src, scr = v.k_card, v.conf, v.hand_n, v.tm, v.scr
     for i in range(TR_KEEP):
@@ -137,16 +138,7 @@ def prep_reference_nb(v):
             spread_m += rest * w
         else:
             spread_t += rest * w
-    if total > 0.0:
-        inv = 1.0 / total
-        if deck_slots > 0:
-            scr[DECK_M] = spread_m * deck_slots * inv
-        fm = spread_m * inv
-        ft = spread_t * inv
-        for p in range(n):
-            if p != me:
-                scr[EVM + p] += fm * scr[SLOT + p]
-                scr[EVT + p] += ft * scr[SLOT + p]
+    spread_nb(v, spread_m, spread_t, deck_slots, total)  # unchanged by session 9
 
 
 @njit(cache=True)

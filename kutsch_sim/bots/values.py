@@ -215,6 +215,15 @@ def prep_nb(v):
             spread_m += rest * w
         else:
             spread_t += rest * w
+    spread_nb(v, spread_m, spread_t, deck_slots, total)
+
+
+@njit(cache=True, inline="always")
+def spread_nb(v, spread_m, spread_t, deck_slots, total):
+    """The last step of :func:`prep_nb`: our (``spread_m``) and their (``spread_t``) victory
+    items not placed go to the deck and to the other seats' free slots (``scr[SLOT + p]``,
+    ``total`` of them with the deck's ``deck_slots``) in proportion to their number."""
+    scr, n, me = v.scr, v.n, v.me
     if total > 0.0:
         inv = 1.0 / total
         if deck_slots > 0:
