@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DCTX_B, DK, N_CARDS, OC
+from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DCTX_B, DK, OC
 from ..rng import uniform_nb
 from .beliefs import joint_nb
 from .intrinsics import ctz_nb
@@ -77,6 +77,7 @@ from .values import (
     TR_EFF,
     TR_KEEP,
     TR_REASON,
+    cards_at_nb,
     future_team_nb,
     give_value_nb,
     has_effect_nb,
@@ -226,7 +227,7 @@ def trade_score_nb(v, t, c, rejected, kv, eff, reason):
 @njit(cache=True)
 def best_giveback_nb(v, t, occ_used, mine):
     """Value (usually <= 0) of the card I would rather hand to seat t among my own (``mine``:
-    my cards as a bit mask, :func:`hand_bits_nb`)."""
+    my cards as a bit mask, values.cards_at_nb)."""
     team, bags_open, deck_n, scr = v.team, v.bags_open, v.deck_n, v.scr
     best = -1e9
     m = mine
@@ -238,16 +239,6 @@ def best_giveback_nb(v, t, occ_used, mine):
             s -= keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
         best = max(best, s)
     return min(best, 0.0)
-
-
-@njit(cache=True, inline="always")
-def hand_bits_nb(v):
-    """The cards in my hand as a bit mask (card c: bit c), from one branch-free pass."""
-    k_card, me = v.k_card, v.me
-    m = 0
-    for c in range(N_CARDS):
-        m |= np.int64(k_card[c] == me) << c
-    return m
 
 
 @njit(cache=True, inline="always")
@@ -361,7 +352,7 @@ def choose_action_nb(v):
         clair_ok = future_team_nb(top) == team or top == 20
     own = scr[MY_NOW]
     lean = support_lean_nb(v)
-    mine = hand_bits_nb(v)
+    mine = cards_at_nb(v.k_card, me)
     sa, tie, loss = attack_base_nb(v)
     m = mine  # each card's part of its trade scores, once (the options offer my cards only, R4)
     while m:

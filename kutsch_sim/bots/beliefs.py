@@ -49,7 +49,7 @@ from numba import njit
 from ..enums import EV, MAX_PLAYERS, N_CARDS, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
 from .intrinsics import ctz_nb
 from .params import M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM, P_SOFT_TRUST
-from .values import C_DAGGER, C_GLOVES, C_KNIVES, C_PEARL, C_RING, C_WHIP, ckind_nb, future_team_nb
+from .values import C_DAGGER, C_GLOVES, C_KNIVES, C_PEARL, C_RING, C_WHIP, cards_at_nb, ckind_nb, future_team_nb
 
 A_MAX = 252  # C(10, 5): the most team assignments at any player count
 SMALL_N = 8  # refresh_cards_nb sums P(teammate) per assignment up to here, through half-seat bins above
@@ -527,10 +527,7 @@ def decay_nb(conf, k_card, n, p, keep, x, y):
     for s in range(n):
         if s == x or s == y:
             continue
-        ks = k_card[s]
-        m = 0
-        for c in range(N_CARDS):
-            m |= np.int64(ks[c] == p) << c
+        m = cards_at_nb(k_card[s], p)
         cs = conf[s]
         while m:
             c = ctz_nb(m)

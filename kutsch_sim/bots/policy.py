@@ -8,7 +8,6 @@ vs "theirs"); equal scores are broken with the game's random stream.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ..enums import (
@@ -97,6 +96,7 @@ from .reasons import (
     R_TAKE_NONE,
 )
 from .values import (
+    cards_at_nb,
     C_BAG_GOBLET,
     C_BAG_KEY,
     C_COAT,
@@ -245,10 +245,9 @@ def choose_accept_nb(v):
     if is_bag_nb(x) and v.bags_open == 0:
         ban = C_BAG_GOBLET if x == C_BAG_KEY else C_BAG_KEY
     best = -1e9
-    k_card, me = v.k_card, v.me
-    m = 0  # my cards other than x and ban as a bit mask, from one branch-free pass
-    for c in range(N_CARDS):
-        m |= np.int64((k_card[c] == me) & (c != x) & (c != ban)) << c
+    m = cards_at_nb(v.k_card, v.me) & ~(1 << x)  # my cards other than x and ban
+    if ban >= 0:
+        m &= ~(1 << ban)
     known = v.k_assoc[a] >= 0
     while m:
         c = ctz_nb(m)

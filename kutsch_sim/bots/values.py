@@ -134,6 +134,16 @@ def victory_weight_nb(c, bags_open):
     return 0.0
 
 
+@njit(cache=True, inline="always")
+def cards_at_nb(row, p):
+    """The cards c with row[c] == p as a bit mask (card c: bit c), from one branch-free pass;
+    ``row`` a seat's k_card row (where it last saw each card)."""
+    m = 0
+    for c in range(N_CARDS):
+        m |= np.int64(row[c] == p) << c
+    return m
+
+
 # card sets as bit masks (card c: bit c)
 FUT_ORDER = 0x47  # the Keys (cards 0-2) and the Bag of Keys (6): the Order's now or to be
 FUT_BROTHERHOOD = 0xB8  # the Goblets (3-5) and the Bag of Goblets (7)
