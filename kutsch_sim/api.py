@@ -17,7 +17,7 @@ from .cards import canonical_item_set, cards_in_game, parse_item_set, stamped_ca
 from .enums import MAX_PLAYERS, MIN_PLAYERS, VARIANT_NAMES
 from .errors import KutschError
 
-RULES_VERSION = 2  # bump with every change to the rules the engine plays (2: the R10 variants)
+RULES_VERSION = 3  # bump with every change to the rules the engine plays (2: the R10 variants; 3: the Clairvoyant at any point of its holder's turn, R3)
 DEFAULT_TURN_CAP = 400
 MAX_SEED = 2**63 - 1
 VARIANTS = VARIANT_NAMES  # R10; bit i of the engine's variant mask is VARIANTS[i]

@@ -266,7 +266,7 @@ class Event(NamedTuple):
     DIPLO: int = 9  # seat, target, named kind, offered card
     DIPLO_MISS: int = 10  # seat, target (target did not hold it; shows hand)
     DIPLO_BAGS: int = 11  # seat, target (Bag named, Bag offered, target holds the other)
-    OFFER: int = 12  # giver, receiver, card, forced(1)/free(0)
+    OFFER: int = 12  # giver, receiver, card, OFFER_* (why it cannot be refused, if it cannot)
     REJECT: int = 13  # giver, receiver, card, 1 if R4.7 forced it (for the trace; the bots do not read it)
     ACCEPT: int = 14  # giver, receiver, card given, card returned
     ANNOUNCE: int = 15  # receiver, card (public name)
@@ -306,6 +306,17 @@ class Event(NamedTuple):
 
 
 EV = Event()
+
+# the OFFER event's last field: free to reject, or why it cannot be
+OFFER_FREE = 0
+OFFER_DIPLOMAT = 1  # the Diplomat's demand (R8): public, the Diplomat was turned face up and named it
+OFFER_CARD = 2  # a Black Pearl or a Broken Mirror (R4.5, R4.6): only the two traders know
+
+# when the engine offers the Clairvoyant (R3: usable "at any point of your own turn";
+# engine.trade.clair_window_nb): the CLAIR_USE decision's ctx[DCTX_X]
+CLAIR_START = 0  # the turn's start, before the Diplomat and the action
+CLAIR_DRAW = 1  # right before a card is drawn during the turn (a Secret Bag's effect, a tie)
+CLAIR_END = 2  # the turn's end, after the action and the Diplomat
 N_EVENT_TYPES = 49
 EV_COLS = 6
 

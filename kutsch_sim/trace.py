@@ -175,7 +175,7 @@ class TraceWriter:
             self.say(f"{s(b)} holds the other Secret Bag: looks at the offered Bag and hands it back; "
                      f"nothing is exchanged and {s(a)}'s turn ends.")
         elif typ == EV.OFFER:
-            forced = " (it cannot be refused)" if d == 1 else ""  # d: the must-accept flag (R4.5, R4.6, R8 Diplomat)
+            forced = " (it cannot be refused)" if d != 0 else ""  # d: why it must be accepted (enums.OFFER_*)
             self.say(f"{s(a)} offers {card(c)} to {s(b)}{forced}.")
         elif typ == EV.REJECT:
             if d == 1:  # R4.7: a Bag offered to a seat whose only other item is the other Bag

@@ -32,6 +32,9 @@ from kutsch_sim.enums import (
     LOC_DECK,
     MAX_PLAYERS,
     N_CARDS,
+    OFFER_CARD,
+    OFFER_DIPLOMAT,
+    OFFER_FREE,
     SC,
 )
 
@@ -181,6 +184,41 @@ def test_observer_keeps_private_fields_private():
         assert np.array_equal(a.bel_conf[p], b.bel_conf[p])
     assert np.array_equal(a.bel_psat, b.bel_psat)
     assert np.array_equal(a.bel_epub, b.bel_epub)
+
+
+def test_observer_public_evidence_ignores_what_only_the_traders_know():
+    """R4's ruling (information): which Secret Bag was traded stays hidden (it is announced as
+    "Secret Bag"), and so does whether an offer could not be refused because of its card
+    (Black Pearl R4.6, Broken Mirror R4.5: offered face down); the Diplomat's demand (R8) is
+    public. The seats' beliefs must not depend on the first two. (Session 10's audit: the
+    observer reset every seat's confidence in the very Bag announced, and weighed no offer
+    of a Pearl or a Mirror as evidence, so every seat could tell them apart.)"""
+    st = position(6, ("smart",) * 6, 3, 6)
+    st.bel_conf[:, 6:8] = 0.5  # (card 6 is the Bag (Key), 7 the Bag (Goblet))
+    runs = []
+    for bag in (6, 7):
+        s = copy_state(st)
+        observe_nb(s, EV.ANNOUNCE, 2, bag, 0, 0)
+        runs.append(s)
+    for s in runs:
+        assert np.array_equal(s.bel_conf, st.bel_conf)
+    runs = []
+    for card, how in ((8, OFFER_FREE), (18, OFFER_CARD), (19, OFFER_CARD)):  # Dagger, Pearl, Mirror
+        s = copy_state(st)
+        observe_nb(s, EV.OFFER, 1, 2, card, how)
+        observe_nb(s, EV.ACCEPT, 1, 2, card, 9)
+        runs.append(s)
+    a = runs[0]
+    assert not np.array_equal(a.bel_psat, st.bel_psat)  # an offer and its acceptance are evidence
+    for b in runs[1:]:
+        assert np.array_equal(a.bel_pair, b.bel_pair) and np.array_equal(a.bel_psat, b.bel_psat)
+        assert np.array_equal(a.bel_epub, b.bel_epub)
+        for p in (0, 3, 4, 5):
+            assert np.array_equal(a.bel_epriv[p], b.bel_epriv[p])
+    s = copy_state(st)  # the Diplomat's demand: nobody chose to offer or to accept it
+    observe_nb(s, EV.OFFER, 1, 2, 8, OFFER_DIPLOMAT)
+    observe_nb(s, EV.ACCEPT, 1, 2, 8, 9)
+    assert np.array_equal(s.bel_pair, st.bel_pair) and np.array_equal(s.bel_epub, st.bel_epub)
 
 
 # ------------------------------------------------------------------ mirror symmetry

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from kutsch_sim.enums import BROTHERHOOD, LOC_DECK, OC
+from kutsch_sim.enums import BROTHERHOOD, LOC_DECK, OC, OFFER_CARD
 from kutsch_sim.errors import KutschError
 from kutsch_sim.position import run
 
@@ -96,7 +96,7 @@ def test_R4_5_broken_mirror_cannot_be_rejected_and_silences_the_trade() -> None:
     # the "first" bot would reject: no accept decision is asked at all
     m = MIRROR
     out = run(m, ["0 trade 1 Mirror", "1 return Privilege"], turns=1)
-    assert rows(out) == [("offer", 0, 1, 19, 1), ("accept", 0, 1, 19, 14)]  # no announce, no effect
+    assert rows(out) == [("offer", 0, 1, 19, OFFER_CARD), ("accept", 0, 1, 19, 14)]  # no announce, no effect
     assert out.hand(1) == ["Goblet", "Gloves", "Mirror"]
     with pytest.raises(KutschError, match="'1 reject' was never used"):
         run(m, ["0 trade 1 Mirror", "1 reject"], turns=1)
@@ -111,7 +111,7 @@ def test_R4_5_broken_mirror_given_back_voids_the_other_items_effect() -> None:
 
 def test_R4_6_black_pearl_cannot_be_rejected() -> None:
     out = run(MIRROR.replace("deck: Knives", "deck: Knives\nturn 2"), ["2 trade 3 Pearl", "3 return Ring"], turns=1)
-    assert rows(out) == [("offer", 2, 3, 18, 1), ("accept", 2, 3, 18, 12)]
+    assert rows(out) == [("offer", 2, 3, 18, OFFER_CARD), ("accept", 2, 3, 18, 12)]
     assert out.hand(3) == ["Goblet", "Pearl"] and out.hand(2) == ["Key", "Ring"]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kutsch_sim.enums import IK, LOC_DECK, OC, ORDER, REC, WIN
+from kutsch_sim.enums import IK, LOC_DECK, OC, OFFER_DIPLOMAT, ORDER, REC, SIDE_NONE, WIN
 from kutsch_sim.errors import KutschError
 from kutsch_sim.position import run
 
@@ -45,7 +45,7 @@ def test_R8_diplomat_hit_cannot_be_refused_and_the_turn_goes_on() -> None:
     assert rows(out) == [
         ("occ_up", 0, OC.DIPLOMAT, 0, 0),
         ("diplo", 0, 1, IK.MONOCLE, 8),
-        ("offer", 0, 1, 8, 1),
+        ("offer", 0, 1, 8, OFFER_DIPLOMAT),  # public: the Diplomat is face up and named it
         ("accept", 0, 1, 8, 13),
         ("announce", 0, 13, 0, 0),  # a normal trade: the Monocle's effect applies
         ("effect", 1, 13, 0, 1),
@@ -117,6 +117,49 @@ def test_R8_clairvoyant_ruling_fewer_than_two_cards() -> None:
     assert rows(out, "clair") == [("clair", 0, 15, -1, 1)] and out.deck() == ["Tome"]
     with pytest.raises(KutschError, match="'0 clairvoyant yes' was never used"):
         run(CLAIR.replace("deck: Tome, Coat, Sextant, Mirror", ""), ["0 clairvoyant yes"], turns=1)
+
+
+CLAIR_BAG = """
+seat 0: Order Clairvoyant | BagKey, Dagger
+seat 1: Brotherhood Thug | Goblet
+seat 2: Order Priest | Key, Whip, BagGoblet
+seat 3: Brotherhood Hypnotist | Goblet
+deck: Tome, Coat, Gloves, Mirror
+"""
+
+
+def test_R3_clairvoyant_right_before_the_secret_bags_draw() -> None:
+    """R3 (the Clairvoyant "may be used at any point of your own turn"), R8, and seed 000 (it
+    combines with a Secret Bag's draw): kept at the turn's start, used after the trade is
+    done, right before the Bag's giver draws, so the chosen card is the one drawn."""
+    script = ["0 trade 2 BagKey", "2 accept", "2 return Whip", "0 effect yes", "0 clairvoyant yes", "0 pick Gloves",
+              "0 pick Mirror"]
+    out = run(CLAIR_BAG, script, turns=1)
+    assert rows(out, "effect", "occ_up", "clair", "draw") == [
+        ("effect", 0, 6, 2, 1), ("occ_up", 0, OC.CLAIRVOYANT, 0, 0), ("clair", 0, 9, 19, 4), ("draw", 0, 9, 0, 0)]
+    assert sorted(out.hand(0)) == ["Dagger", "Gloves", "Whip"] and out.deck()[0] == "Mirror"
+
+
+def test_R3_clairvoyant_before_the_partners_draw_and_at_the_turns_end() -> None:
+    """R3: on its holder's turn, also before a card the trading partner draws (the giver of
+    a Secret Bag, R9), and at the turn's end; never on another seat's turn."""
+    script = ["0 trade 2 Dagger", "2 accept", "2 return BagGoblet", "2 effect yes", "0 clairvoyant yes",
+              "0 pick Coat", "0 pick Tome"]
+    out = run(CLAIR_BAG, script, turns=1)
+    assert rows(out, "clair", "draw") == [("clair", 0, 16, 15, 4), ("draw", 2, 16, 0, 0)]
+    out = run(CLAIR_BAG, ["0 pass", "0 clairvoyant yes", "0 pick Mirror", "0 pick Coat"], turns=1)
+    assert [e[0] for e in rows(out)] == ["pass", "occ_up", "clair"]
+    pos = CLAIR_BAG.replace("Mirror\n", "Mirror\nturn 2\n")
+    with pytest.raises(KutschError, match="'0 clairvoyant yes' was never used"):  # seat 2's turn
+        run(pos, ["2 trade 0 BagGoblet", "0 accept", "0 return Dagger", "2 effect yes", "0 clairvoyant yes"],
+            turns=1)
+
+
+def test_R3_clairvoyant_right_before_a_ties_draw() -> None:
+    """R3, R5.8: the attacker's own Clairvoyant, after the tie and before its draw."""
+    out = run(CLAIR_BAG, ["0 attack 1", "0 clairvoyant yes", "0 pick Gloves", "0 pick Tome"], turns=1)
+    assert rows(out, "result", "clair", "draw") == [
+        ("result", 1, 1, SIDE_NONE, 0), ("clair", 0, 9, 15, 4), ("draw", 0, 9, 1, 0)]
 
 
 LIMIT = """

@@ -6,14 +6,26 @@ import re
 
 from kutsch_sim.api import GameConfig, play_game
 from kutsch_sim.bots.reasons import reason_row_text
-from kutsch_sim.enums import CARD_KIND_LIST, DK, EV, IK, REC, SRC, SRC_LABELS, TEAM_NAMES
+from kutsch_sim.enums import (
+    CARD_KIND_LIST,
+    DK,
+    EV,
+    IK,
+    OFFER_CARD,
+    OFFER_DIPLOMAT,
+    OFFER_FREE,
+    REC,
+    SRC,
+    SRC_LABELS,
+    TEAM_NAMES,
+)
 from kutsch_sim.mind import format_beliefs
 from kutsch_sim.trace import CARD_NAMES, format_game
 
 
 def test_offers_are_marked_unrefusable_exactly_when_the_engine_forced_them() -> None:
     """R4.5 (Broken Mirror), R4.6 (Black Pearl), R8 (Diplomat): the OFFER event's last field
-    says the receiver may not refuse; the trace must say so for those offers and no others
+    says the receiver may not refuse, and why (OFFER_CARD, OFFER_DIPLOMAT); the trace must say so for those offers and no others
     (it once keyed the remark on the card number, marking every offer of card 1, a Key)."""
     cfg = GameConfig(5, "full", ("smart",))
     forced_kinds: set[int] = set()
@@ -27,7 +39,9 @@ def test_offers_are_marked_unrefusable_exactly_when_the_engine_forced_them() -> 
         for row, line in zip(offers, lines, strict=True):
             card, must = int(row[4]), int(row[5])
             assert f"offers {CARD_NAMES[card]} to seat {int(row[3])}" in line
-            assert line.endswith("(it cannot be refused).") == (must == 1), line
+            assert line.endswith("(it cannot be refused).") == (must != OFFER_FREE), line
+            # why: the card (Pearl, Mirror; known only to the two traders) or the Diplomat (public)
+            assert (must == OFFER_CARD) == (CARD_KIND_LIST[card] in (IK.PEARL, IK.MIRROR) and must != OFFER_DIPLOMAT)
             if must:
                 forced_kinds.add(CARD_KIND_LIST[card])
             elif CARD_KIND_LIST[card] == IK.KEY:

@@ -242,10 +242,11 @@ def best_giveback_nb(v, t, occ_used, mine):
 
 
 @njit(cache=True, inline="always")
-def attack_base_nb(v):
+def attack_base_nb(v, clair_ok):
     """What every attack of this action shares (:func:`attack_score_nb`): my strength as I
-    know it (R5.1, R8, R9), the value of a tie (a draw for me) and what losing to an opponent
-    costs (they look at me, or take the best item I hold), before the odds."""
+    know it (R5.1, R8, R9), the value of a tie (a draw for me, a good one if ``clair_ok``: see
+    :func:`choose_action_nb`) and what losing to an opponent costs (they look at me, or take
+    the best item I hold), before the odds."""
     me, k_occ, occ_up, scr, par = v.me, v.k_occ, v.occ_up, v.scr, v.par
     sa = 1.0
     if v.k_card[C_DAGGER] == me:
@@ -255,7 +256,7 @@ def attack_base_nb(v):
         sa += 1.0
     if my_occ == OC.DUELIST and not occ_up[me]:
         sa += 0.5
-    tie = 0.8 * draw_value_nb(par[P_DRAW_VALUE], v.deck_n, scr)
+    tie = 0.8 * (draw_value_nb(par[P_DRAW_VALUE], v.deck_n, scr) + (3.0 if clair_ok and v.deck_n > 0 else 0.0))
     loss = 0.5 + 2.5 * min(1.0, scr[MY_FUT]) + 1.0 * min(1.0, scr[MY_THEIRS])
     return sa, tie, loss
 
@@ -346,14 +347,17 @@ def choose_action_nb(v):
     # other -- is only broken by fights; without this, 1.3% of smart 4-player games ran
     # into the turn cap)
     stall = par[P_URGENCY] * max(0, v.turn - 10 * n) / 5.0
-    clair_ok = False
+    # the next card drawn is a good one: I put it on top with the Clairvoyant, or I hold the
+    # Clairvoyant face down and will use it right before a draw of this turn (R3, R8; the
+    # engine asks then, policy.choose_clair_use_nb)
+    clair_ok = v.k_occ[me] == OC.CLAIRVOYANT and not v.occ_up[me] and v.deck_n > 0
     top = mem[M_CLAIR_TOP]
     if top >= 0 and mem[M_CLAIR_DN] == v.deck_n and v.deck_n > 0:
-        clair_ok = future_team_nb(top) == team or top == 20
+        clair_ok = clair_ok or future_team_nb(top) == team or top == 20
     own = scr[MY_NOW]
     lean = support_lean_nb(v)
     mine = cards_at_nb(v.k_card, me)
-    sa, tie, loss = attack_base_nb(v)
+    sa, tie, loss = attack_base_nb(v, clair_ok)
     m = mine  # each card's part of its trade scores, once (the options offer my cards only, R4)
     while m:
         c = ctz_nb(m)

@@ -46,10 +46,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import EV, MAX_PLAYERS, N_CARDS, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
+from ..enums import EV, MAX_PLAYERS, N_CARDS, OFFER_DIPLOMAT, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
 from .intrinsics import ctz_nb
 from .params import M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM, P_SOFT_TRUST
-from .values import C_DAGGER, C_GLOVES, C_KNIVES, C_PEARL, C_RING, C_WHIP, cards_at_nb, ckind_nb, future_team_nb
+from .values import (
+    C_DAGGER,
+    C_GLOVES,
+    C_KNIVES,
+    C_PEARL,
+    C_RING,
+    C_WHIP,
+    cards_at_nb,
+    ckind_nb,
+    future_team_nb,
+    is_bag_nb,
+)
 
 A_MAX = 252  # C(10, 5): the most team assignments at any player count
 SMALL_N = 8  # refresh_cards_nb sums P(teammate) per assignment up to here, through half-seat bins above
@@ -74,7 +85,8 @@ X_ATT = 0
 X_DEF = 1
 X_WON = 2
 X_DIPLO_NAME = 3
-N_CTX = 4
+X_FORCED = 4  # 1 while the trade under way is the Diplomat's demand (public, R8): nobody chose it
+N_CTX = 5
 
 OBSERVED = (
     EV.ATTACK, EV.SUPPORT, EV.BONUS, EV.MIXER, EV.RESULT, EV.DOCTOR, EV.PRIEST, EV.OFFER,
@@ -456,7 +468,12 @@ def pair_total_nb(st, p, q, wt):
     old = psat[p, q]
     pair[p, q] += wt
     pair[q, p] = pair[p, q]
-    new = S_PAIR * np.tanh(pair[p, q] / S_PAIR)
+    # S tanh(x / S), from one exp: tanh y = (1 - e) / (1 + e) with e = exp(-2|y|) (libm's tanh
+    # takes an expm1, about three times the cost of an exp; the two agree to ~1e-16)
+    y = pair[p, q] / S_PAIR
+    e = np.exp(-2.0 * abs(y))
+    t = (1.0 - e) / (1.0 + e)
+    new = S_PAIR * (t if y >= 0.0 else -t)
     psat[p, q] = new
     psat[q, p] = new
     return new - old
@@ -648,14 +665,22 @@ def observe_nb(st, typ, a, b, c, d):
             conf[a, c] = 1.0
             conf[b, c] = 1.0
     elif typ == EV.OFFER:
-        if d == 0:
+        # an offer looks free to everyone but the two traders unless the Diplomat demanded
+        # it (public, R8): a Black Pearl or a Broken Mirror that cannot be refused (R4.5,
+        # R4.6) is offered face down, so the others weigh it as any offer
+        forced = d == OFFER_DIPLOMAT
+        ctx[X_FORCED] = 1 if forced else 0
+        if not forced:
             pair_nb(st, na, a, b, W_OFFER)
             stale_all_nb(fresh, n)
         conf[b, c] = 1.0
         gift_nb(st, na, b, a, c, W_GIFT)
     elif typ == EV.ACCEPT:
-        pair_nb(st, na, a, b, W_ACCEPT)
-        stale_all_nb(fresh, n)
+        if ctx[X_FORCED] != 1:  # the Diplomat's target had no choice, and gave the named item
+            pair_nb(st, na, a, b, W_ACCEPT)
+            stale_all_nb(fresh, n)
+            gift_nb(st, na, a, b, d, W_GIFT)
+        ctx[X_FORCED] = 0
         bmem[a, M_REJECTED] &= ~(1 << b)
         h = hand_n[a]
         decay_nb(conf, k_card, n, a, (h - 1.0) / h, a, b)
@@ -665,14 +690,16 @@ def observe_nb(st, typ, a, b, c, d):
         conf[b, c] = 1.0
         conf[a, d] = 1.0
         conf[b, d] = 1.0
-        gift_nb(st, na, a, b, d, W_GIFT)
     elif typ == EV.REJECT:
         pair_nb(st, na, a, b, -W_REJECT)
         stale_all_nb(fresh, n)
         bmem[a, M_REJECTED] |= 1 << b
     elif typ == EV.ANNOUNCE:
-        for s in range(n):
-            conf[s, b] = 1.0
+        # the announced card is now known to be with a (the engine moves everyone's k_card);
+        # a Secret Bag is announced as just "Secret Bag" (R4 ruling): which one stays hidden
+        if not is_bag_nb(b):
+            for s in range(n):
+                conf[s, b] = 1.0
     elif typ == EV.SEE_ITEMS:
         for cc in range(N_CARDS):
             if (c >> cc) & 1:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..enums import (
+    CLAIR_DRAW,
     DCTX_A,
     DCTX_B,
     DCTX_CARD,
@@ -551,11 +552,15 @@ def choose_take_nb(v):
 # ------------------------------------------------------------------ occupations
 @njit(cache=True)
 def choose_clair_use_nb(v):
-    """CLAIR_USE (R8): use it when holding a Secret Bag that can still draw."""
-    for c in (C_BAG_KEY, C_BAG_GOBLET):
-        if v.k_card[c] == v.me and v.bags_open == 0 and v.deck_n > 0:
-            out_nb(v, R_CLAIR_USE, -1, -1)
-            return 1
+    """CLAIR_USE (R3, R8; the engine asks at the turn's start, before each draw of the turn
+    and at its end, ``ctx[X]``): used right before a card is drawn, by me or by a likely
+    teammate (``ctx[B]``, P(teammate) past 0.5 + ``occ_margin``), so that the best card of
+    the deck is the one drawn; kept otherwise. (The turn's action counts on this: a Secret
+    Bag's draw or a tie's is worth more while the Clairvoyant is ready, ``act.choose_action_nb``.)"""
+    d = v.ctx[DCTX_B]
+    if v.ctx[DCTX_X] == CLAIR_DRAW and d >= 0 and (d == v.me or v.tm[d] > 0.5 + v.par[P_OCC_MARGIN]):
+        out_nb(v, R_CLAIR_USE, d, -1)
+        return 1
     out_nb(v, R_CLAIR_SKIP, -1, -1)
     return 0
 

@@ -104,7 +104,7 @@ def reads_beliefs_nb(kind):
     Those that do not follow a plan made earlier or look only at cards and occupations."""
     return not (kind == DEC.DECL_NAME or kind == DEC.EFFECT_USE or kind == DEC.ACARD_PICK
                 or kind == DEC.FIGHT_PLAY or kind == DEC.RING_USE or kind == DEC.HYPNO
-                or kind == DEC.COAT_PICK or kind == DEC.CLAIR_USE or kind == DEC.CLAIR_PICK
+                or kind == DEC.COAT_PICK or kind == DEC.CLAIR_PICK
                 or kind == DEC.DIPLO_TARGET or kind == DEC.DIPLO_NAME or kind == DEC.DIPLO_OFFER)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..enums import (
+    CLAIR_DRAW,
     DCTX_A,
     DCTX_B,
     DCTX_SRC,
@@ -41,7 +42,7 @@ from .items import (
     show_card_nb,
 )
 from .log import log_nb
-from .trade import reveal_occ_nb
+from .trade import clair_window_nb, reveal_occ_nb
 
 FIGHT_DONE = 0
 FIGHT_PRIEST = 1  # stopped by the Priest: the attacker's turn ends
@@ -259,6 +260,7 @@ def fight_nb(st, a, d):
 
     # R5.8 effects
     if won == SIDE_NONE:
+        clair_window_nb(st, CLAIR_DRAW, a)  # R3: the attacker's Clairvoyant, before its draw
         draw_nb(st, a, 1)
         return FIGHT_DONE
     w = a if won == SIDE_ATT else d

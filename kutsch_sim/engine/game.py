@@ -12,6 +12,8 @@ from ..enums import (
     ACT_MUL,
     ACT_PASS,
     ACT_TRADE,
+    CLAIR_END,
+    CLAIR_START,
     DEC,
     DK,
     ERR,
@@ -29,7 +31,7 @@ from .fight import FIGHT_DONE, fight_nb
 from .invariants import check_nb
 from .log import log_nb
 from .state import new_state_nb, setup_nb
-from .trade import DIPLO_END_TURN, TRADE_FREE, clairvoyant_nb, diplomat_nb, trade_nb
+from .trade import DIPLO_END_TURN, TRADE_FREE, clair_window_nb, diplomat_nb, trade_nb
 
 
 @njit(cache=True)
@@ -75,15 +77,14 @@ def diplomat_ready_nb(st, p):
 
 @njit(cache=True)
 def play_turn_nb(st):
-    """One turn of the active seat (R3): Clairvoyant, Diplomat before, the action,
-    Diplomat after. Rulings: the Clairvoyant is offered at the start of the turn; the
-    Diplomat may act after the action unless a Priest or a Doctor ended the turn."""
+    """One turn of the active seat (R3): Diplomat before, the action, Diplomat after. The
+    Clairvoyant, usable "at any point of your own turn" (R3), is offered at the turn's start,
+    right before each card drawn during the turn (engine.trade.clair_window_nb: a Secret
+    Bag's effect, a tie) and at its end. Ruling: the Diplomat may act after the action unless
+    a Priest or a Doctor ended the turn; nothing follows a turn ended at once (R8)."""
     p = st.sc[SC.ACTIVE]
     log_nb(st, EV.TURN, p, 0, 0, 0)
-    st.dctx[0] = p
-    if (st.occ[p] == OC.CLAIRVOYANT and not st.occ_up[p] and st.sc[SC.DECK_N] > 0
-            and yes_no_nb(st, p, DEC.CLAIR_USE)):
-        clairvoyant_nb(st, p)
+    clair_window_nb(st, CLAIR_START, -1)
     diplo_done = False
     if diplomat_ready_nb(st, p):
         st.dctx[0] = p
@@ -112,7 +113,9 @@ def play_turn_nb(st):
         st.dctx[0] = p
         st.dctx[4] = 1
         if yes_no_nb(st, p, DEC.DIPLO_USE):
-            diplomat_nb(st, p, 1)
+            ended = diplomat_nb(st, p, 1) == DIPLO_END_TURN
+    if not ended:
+        clair_window_nb(st, CLAIR_END, -1)  # (it checks that the game goes on)
 
 
 @njit(cache=True)

@@ -8,6 +8,7 @@ from numba import njit
 from ..enums import (
     C_BAG_GOBLET,
     C_BAG_KEY,
+    CLAIR_DRAW,
     DCTX_A,
     DCTX_B,
     DCTX_CARD,
@@ -20,6 +21,10 @@ from ..enums import (
     N_CARDS,
     N_KINDS,
     N_OCCS,
+    OC,
+    OFFER_CARD,
+    OFFER_DIPLOMAT,
+    OFFER_FREE,
     SC,
     VAR,
 )
@@ -101,7 +106,10 @@ def trade_body_nb(st, a, b, x, forced, name):
     """:func:`trade_nb`'s body (int64 arguments)."""
     kx = kind_nb(x)
     must = forced == TRADE_FORCED or kx == IK.PEARL or kx == IK.MIRROR  # R4.5, R4.6, R8
-    log_nb(st, EV.OFFER, a, b, x, 1 if must else 0)
+    # the last field says why the offer cannot be refused, if it cannot: the Diplomat's
+    # demand is public (R8), the card (R4.5, R4.6) is known only to the two traders
+    how = OFFER_DIPLOMAT if forced == TRADE_FORCED else (OFFER_CARD if must else OFFER_FREE)
+    log_nb(st, EV.OFFER, a, b, x, how)
     st.dctx[DCTX_A] = a
     st.dctx[DCTX_B] = b
     st.dctx[DCTX_CARD] = x
@@ -193,6 +201,7 @@ def run_effect_nb(st, g, q, c):
     elif k == IK.SEXTANT:
         sextant_nb(st, g)
     else:  # a Secret Bag: draw one card from the item deck
+        clair_window_nb(st, CLAIR_DRAW, g)
         draw_nb(st, g, 0)
 
 
@@ -323,6 +332,32 @@ def reveal_occ_nb(st, p):
     n = st.sc[SC.N]
     for s in range(n):
         st.k_occ[s, p] = st.occ[p]
+
+
+@njit(cache=True, inline="always")
+def clair_window_nb(st, window, drawer):
+    """R3, R8 Clairvoyant: "may be used at any point of your own turn". The item deck changes
+    only when a card is drawn, so the moments where using it can matter are the turn's start
+    (``CLAIR_START``: before the action, which may then count on the deck's top), right before
+    each card drawn during the turn (``CLAIR_DRAW``: by a Secret Bag's giver, or by the
+    attacker on a tie; ``drawer`` is the seat about to draw) and the turn's end
+    (``CLAIR_END``). At each, the active seat is asked while it holds the Clairvoyant face
+    down (once per game, R8) and the deck has a card. (An inlined wrapper: the body compiles
+    once for int64 arguments, see engine.log.log_nb.)"""
+    clair_window_body_nb(st, np.int64(window), np.int64(drawer))
+
+
+@njit(cache=True)
+def clair_window_body_nb(st, window, drawer):
+    """:func:`clair_window_nb`'s body (int64 arguments)."""
+    p = st.sc[SC.ACTIVE]
+    if st.occ[p] != OC.CLAIRVOYANT or st.occ_up[p] or st.sc[SC.DECK_N] <= 0 or st.sc[SC.OVER] != 0:
+        return
+    st.dctx[DCTX_A] = p
+    st.dctx[DCTX_B] = drawer
+    st.dctx[DCTX_X] = window
+    if yes_no_nb(st, p, DEC.CLAIR_USE):
+        clairvoyant_nb(st, p)
 
 
 @njit(cache=True)
