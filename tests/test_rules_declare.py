@@ -169,3 +169,52 @@ def test_R7_drink_never_counts_for_the_loge() -> None:
     pos = DRINK.replace("Key, Key", "Key, Goblet#3, Loge")
     with pytest.raises(KutschError, match="'0 declare loge' is not a legal"):
         run(pos, ["0 declare loge"])
+
+
+def test_R6_1_holding_only_the_other_teams_victory_items_allows_no_declaration() -> None:
+    """R6.1: the declarer must hold a victory item of its *own* team. An Order player whose
+    only victory item is a Goblet cannot declare (not offered), though a teammate holds 3 Keys."""
+    pos = BASE.replace("Key, Key, Dagger", "Goblet, Dagger").replace("Key, Whip", "Key, Key, Key, Whip")
+    pos = pos.replace("Goblet, Goblet", "Goblet, Ring")
+    for script in (["0 declare team"], ["0 declare team with 2"]):
+        with pytest.raises(KutschError, match=f"'{script[0]}' is not a legal"):
+            run(pos, script)
+    out = run(pos.replace("Goblet, Dagger", "Goblet, Key#3, Dagger").replace("Key, Key, Key, Whip", "Key, Key, Whip"),
+              ["0 declare team with 2"])  # with one Key of its own it may
+    assert declared(out) == (1, ORDER, 3, 1 << 2)
+
+
+def test_R6_1_a_transformed_bag_is_the_declarers_own_victory_item() -> None:
+    """R6.1/R9: a Secret Bag (Key) is the declarer's only own-team item. Once the deck is empty
+    it is a Key and meets the requirement (and counts, R6.3); while the deck has cards it is no
+    victory item, so the declaration is not offered; a transformed Bag (Goblet) never helps Order."""
+    pos = BASE.replace("Key, Key, Dagger", "BagKey, Dagger").replace("Key, Whip", "Key, Key, Whip")
+    with pytest.raises(KutschError, match="'0 declare team with 2' is not a legal"):
+        run(pos, ["0 declare team with 2"])
+    empty = pos.replace("deck: Monocle", "")
+    out = run(empty, ["0 declare team with 2"])
+    assert declared(out) == (1, ORDER, 3, 1 << 2) and out.winner == "order"
+    with pytest.raises(KutschError, match="'0 declare team with 2' is not a legal"):
+        run(empty.replace("BagKey", "BagGoblet"), ["0 declare team with 2"])
+
+
+def test_R6_3_named_teammate_with_only_the_other_teams_item_fails() -> None:
+    """R6.3: a named teammate must hold a victory item of the declarer's team; a Goblet does not
+    do for Order. With 3 own Keys the combination is met but the named player fails it; with 2
+    Keys the Goblet does not count towards the 3 either. Any failure: the other team wins (R6.4)."""
+    pos = BASE.replace("Key, Key, Dagger", "Key, Key, Key").replace("Key, Whip", "Goblet, Whip")
+    pos = pos.replace("Goblet, Goblet", "Goblet, Ring")
+    out = run(pos, ["0 declare team with 2"])
+    assert declared(out) == (0, BROTHERHOOD, 3, 1 << 2) and out.winner == "brotherhood"
+    assert out.state.rec[REC.WINNER] == WIN.BROTHERHOOD and out.state.rec[REC.DECL_OK] == 0
+    out = run(pos.replace("Key, Key, Key", "Key, Key, Dagger"), ["0 declare team with 2"])
+    assert declared(out) == (0, BROTHERHOOD, 2, 1 << 2) and out.winner == "brotherhood"
+
+
+def test_R6_1_R7_black_pearl_blocks_the_drink_declaration() -> None:
+    """R6.1/R9: a Black Pearl holder can declare no victory, the Drink of Power one (R7) included."""
+    pos = DRINK.replace("Key, Key", "Key, Key, Pearl")
+    for kind in ("drink", "team"):
+        with pytest.raises(KutschError, match=f"'0 declare {kind}' is not a legal"):
+            run(pos, [f"0 declare {kind}"])
+    assert declared(run(pos.replace(", Pearl", ""), ["0 declare drink"]))[:2] == (1, ORDER)

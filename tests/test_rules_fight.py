@@ -258,3 +258,132 @@ def test_R8_doctor_may_be_the_loser() -> None:
     pos = BASE.replace("Brotherhood GrandMaster", "Brotherhood Doctor")
     out = run(pos, ["0 attack 1", "0 play dagger yes", "1 doctor yes"], turns=1)
     assert rows(out)[-1] == ("doctor", 1, 0, 0, 0) and out.of("look") == []
+
+
+def test_R5_8_the_item_given_back_is_not_the_one_just_taken() -> None:
+    """R5.8: the winner takes the loser's only item (the Key, the lowest card id, so a "first"
+    choice among all the winner's cards would be it) and gives back one of their *own* items:
+    never the card just taken. The give-back is not a trade: no effect, nothing announced."""
+    pos = BASE.replace("Key, Dagger", "Dagger, Monocle").replace("Goblet, Gloves", "Key").replace(
+        "deck: Monocle, Privilege", "deck: Privilege")
+    win = ["0 attack 1", "0 play dagger yes", "0 win items", "0 take Key"]
+    with pytest.raises(KutschError, match="'0 give-back Key#1' is not a legal"):
+        run(pos, [*win, "0 give-back Key#1"], turns=1)
+    out = run(pos, win, turns=1)  # unscripted: the "first" bot gives the first card it is offered
+    assert rows(out)[-2:] == [("take", 0, 1, 0, 0), ("give_back", 0, 1, 8, 0)]
+    assert out.hand(0) == ["Key", "Monocle"] and out.hand(1) == ["Dagger"]
+    out = run(pos, [*win, "0 give-back Monocle"], turns=1)
+    assert rows(out)[-1] == ("give_back", 0, 1, 13, 0)
+    assert out.hand(0) == ["Key", "Dagger"] and out.hand(1) == ["Monocle"]
+    assert out.of("announce") == [] and out.of("effect") == []
+
+
+def test_R5_6_R8_poison_mixer_deciding_a_tie_means_no_tie_draw() -> None:
+    """R5.6/R8: a tie decided by the Poison Mixer has a winner, so the R5.8 tie draw does not
+    happen (the deck is unchanged); the winner's effect happens instead."""
+    pos = BASE.replace("Brotherhood Hypnotist", "Brotherhood PoisonMixer")
+    out = run(pos, ["0 attack 1", "3 mixer defender"], turns=1)
+    assert rows(out) == [
+        ("attack", 0, 1, 0, 0), ("occ_up", 3, OC.POISON_MIXER, 0, 0), ("mixer", 3, SIDE_DEF, 0, 0),
+        ("result", 1, 1, SIDE_DEF, 0),
+        ("look", 1, 0, 0, 0), ("see_assoc", 1, 0, ORDER, 0), ("see_occ", 1, 0, OC.THUG, 0),
+    ]
+    assert out.of("draw") == [] and out.deck() == ["Monocle", "Privilege"] and out.hand(0) == ["Key", "Dagger"]
+    out = run(pos, ["0 attack 1", "3 mixer none"], turns=1)  # the same tie, no Mixer: the attacker draws
+    assert rows(out, "result", "draw") == [("result", 1, 1, 0, 0), ("draw", 0, 13, 1, 0)]
+
+
+@pytest.mark.parametrize("ring_side", ["attacker", "defender"])
+def test_R5_6_R8_poison_mixer_overrides_the_poison_ring(ring_side: str) -> None:
+    """R5 ruling (Poison Ring on a tie -> Poison Mixer, which overrides all): the Ring wins the
+    tie for one side, the Mixer then names the other side, and the other side wins (no draw)."""
+    if ring_side == "attacker":
+        pos, seat, ring_won, mixed, winner, loser = RING.format(a="Ring", d="Gloves"), 0, SIDE_ATT, "defender", 1, 0
+    else:
+        pos, seat, ring_won, mixed, winner, loser = RING.format(a="Dagger", d="Ring"), 1, SIDE_DEF, "attacker", 0, 1
+    pos = pos.replace("Brotherhood Hypnotist", "Brotherhood PoisonMixer")
+    out = run(pos, ["0 attack 1", f"{seat} ring yes", f"3 mixer {mixed}"], turns=1)
+    other = SIDE_DEF if ring_won == SIDE_ATT else SIDE_ATT
+    assert rows(out, "ring", "mixer", "result", "look", "draw") == [
+        ("ring", seat, ring_won, 0, 0), ("mixer", 3, other, 0, 0), ("result", 1, 1, other, 0),
+        ("look", winner, loser, 0, 0)]
+    assert out.deck() == ["Monocle", "Privilege"]
+
+
+@pytest.mark.parametrize("ring_supports", ["attacker", "defender"])
+def test_R5_6_poison_ring_is_never_offered_to_a_supporter(ring_supports: str) -> None:
+    """R5.6/R9: the Poison Ring wins a tie only "as attacker or defender". Seat 4 holds it and
+    supports one side of a 2-2 tie: it is never asked, and the tie stands (the attacker draws)."""
+    other = "3 support defender" if ring_supports == "attacker" else "2 support attacker"
+    script = ["0 attack 1", other, f"4 support {ring_supports}", "4 ring yes"]
+    with pytest.raises(KutschError, match="'4 ring yes' was never used"):
+        run(BASE, script, turns=1)
+    out = run(BASE, script, turns=1, strict=False)
+    assert out.script_used == 3 and out.of("ring") == []
+    assert rows(out, "result", "draw") == [("result", 2, 2, 0, 0), ("draw", 0, 13, 1, 0)]
+
+
+def test_R8_hypnotist_voids_a_supporters_casting_knives_too() -> None:
+    """R5.4/R8 Hypnotist (001): the hypnotised supporter of the attacker loses both its +1 and
+    its support cards: its Casting Knives are not offered. Another supporter's +1 still counts."""
+    pos = BASE.replace("Order Bodyguard", "Order Diplomat") + "turn 3"
+    script = ["3 attack 0", "1 support attacker", "2 support attacker", "3 hypnotize 2", "2 play knives yes"]
+    with pytest.raises(KutschError, match="'2 play knives yes' was never used"):
+        run(pos, script, turns=1)
+    out = run(pos, script, turns=1, strict=False)
+    assert rows(out, "support", "hypno", "void", "bonus", "result") == [
+        ("support", 1, SIDE_ATT, 0, 0), ("support", 2, SIDE_ATT, 0, 0),
+        ("hypno", 3, 2, 0, 0), ("void", 2, SIDE_ATT, 0, 0), ("result", 2, 1, SIDE_ATT, 0)]
+    assert out.script_used == 4
+    # the same fight without the hypnosis: seat 2's support and its Knives both count
+    out = run(pos, ["3 attack 0", "1 support attacker", "2 support attacker", "2 play knives yes"], turns=1)
+    assert rows(out, "bonus", "result") == [("bonus", 2, SRC.KNIVES, SIDE_ATT, 1), ("result", 4, 1, SIDE_ATT, 0)]
+
+
+@pytest.mark.parametrize(
+    ("occ", "seat", "first", "again"),
+    [
+        ("Order Priest", 4, ["0 attack 1", "4 priest yes"], ["1 attack 2", "4 priest yes"]),
+        ("Brotherhood Duelist", 1, ["0 attack 1", "1 play gloves no", "1 play duelist yes"],
+         ["1 attack 2", "1 play duelist yes"]),
+        ("Brotherhood PoisonMixer", 3, ["0 attack 1", "3 mixer attacker"], ["1 attack 2", "3 mixer attacker"]),
+        ("Order Doctor", 4, ["0 attack 1", "4 doctor yes"], ["1 attack 2", "4 doctor yes"]),
+    ],
+)
+def test_R8_once_only_fight_occupations_are_not_offered_again(occ: str, seat: int, first: list[str],
+                                                             again: list[str]) -> None:
+    """R8 "once": Priest, Duelist, Poison Mixer and Doctor are used in turn 0 (face up) and are
+    not offered in the next fight; nor when the position starts with the card face up."""
+    replaced = {4: "Order Clairvoyant", 3: "Brotherhood Hypnotist", 1: "Brotherhood GrandMaster"}[seat]
+    pos = BASE.replace(replaced, occ)
+    out = run(pos, first, turns=1)
+    assert out.face_up(seat) and [e.a for e in out.played() if e.name == "occ_up"] == [seat]
+    with pytest.raises(KutschError, match=f"script line {len(first) + len(again)} '{again[-1]}' was never used"):
+        run(pos, [*first, *again], turns=2)
+    with pytest.raises(KutschError, match=f"script line {len(first)} '{first[-1]}' was never used"):
+        run(BASE.replace(replaced, f"{occ} up"), first, turns=1)
+
+
+@pytest.mark.parametrize(
+    ("occ", "position", "script", "events", "strengths"),
+    [
+        ("Thug", BASE.replace("Order Thug", "Order Thug up"), ["0 attack 1", "0 play dagger no", "0 play thug yes"],
+         [("bonus", 0, SRC.THUG, SIDE_ATT, 1)], (2, 1, SIDE_ATT)),
+        ("GrandMaster", BASE.replace("Brotherhood GrandMaster", "Brotherhood GrandMaster up"),
+         ["0 attack 1", "1 play gloves no", "1 play grand master yes"],
+         [("bonus", 1, SRC.GRAND_MASTER, SIDE_DEF, 1)], (1, 2, SIDE_DEF)),
+        ("Bodyguard", BASE.replace("Order Bodyguard", "Order Bodyguard up"),
+         ["0 attack 1", "2 support defender", "2 play bodyguard yes"],
+         [("bonus", 2, SRC.BODYGUARD, SIDE_DEF, 1)], (1, 3, SIDE_DEF)),
+        ("Hypnotist", BASE.replace("Brotherhood Hypnotist", "Brotherhood Hypnotist up") + "turn 3",
+         ["3 attack 0", "2 support defender", "3 hypnotize 2"],
+         [("hypno", 3, 2, 0, 0), ("void", 2, SIDE_DEF, 0, 0)], (1, 1, 0)),
+    ],
+)
+def test_R8_occupations_without_once_keep_working_face_up(occ: str, position: str, script: list[str],
+                                                         events: list[tuple], strengths: tuple) -> None:
+    """R8: Thug, Grand Master, Bodyguard and Hypnotist have no "once": already face up, they
+    are still offered and still act."""
+    out = run(position, script, turns=1)
+    assert rows(out, "bonus", "hypno", "void") == events, occ
+    assert result(out) == strengths, occ

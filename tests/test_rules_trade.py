@@ -221,3 +221,29 @@ def test_R9_secret_bag_with_an_empty_deck_has_no_effect_to_announce() -> None:
     out = run(b, ["0 trade 1 BagKey", "1 accept", "1 return Dagger"], turns=1)
     assert rows(out) == [("offer", 0, 1, 6, 0), ("accept", 0, 1, 6, 8)]
     assert out.knows_card_at(1, 6) == 1 and out.state.loc[6] == 1 and LOC_DECK not in out.state.loc[:21]
+
+
+def test_R9_R8_coat_a_used_occupation_taken_from_the_pile_is_usable_again() -> None:
+    """R8 "once" (re-usable once renewed by a Coat exchange) with R9 Coat: seat 1's Priest is
+    used (face up); seat 1 trades the Coat away and puts the Priest in the pile; next turn
+    seat 2 (its own card face up too) trades the same Coat on and takes the Priest from the
+    pile face down, and then stops seat 3's attack with it."""
+    pos = """
+    seat 0: Order Doctor | Key, Dagger
+    seat 1: Brotherhood Priest up | Goblet, Coat
+    seat 2: Order Hypnotist up | Key, Whip
+    seat 3: Brotherhood GrandMaster | Goblet, Ring
+    turn 1
+    """
+    script = ["1 trade 2 Coat", "2 accept", "2 return Whip", "1 effect yes", "1 coat Thug",
+              "2 trade 3 Coat", "3 accept", "3 return Ring", "2 effect yes", "2 coat Priest",
+              "3 attack 0", "2 priest yes", "3 priest-give Goblet"]
+    out = run(pos, script[:10], turns=2)
+    assert [r for r in rows(out) if r[0] == "coat"] == [
+        ("coat", 1, OC.PRIEST, OC.THUG, 0), ("coat", 2, OC.HYPNOTIST, OC.PRIEST, 0)]
+    assert out.occupation(2) == "Priest" and not out.face_up(2) and "Priest" not in out.pile()
+    out = run(pos, script, turns=3)
+    assert [r for r in rows(out) if r[0] in ("attack", "occ_up", "priest", "support", "result")] == [
+        ("attack", 3, 0, 0, 0), ("occ_up", 2, OC.PRIEST, 0, 0), ("priest", 2, 3, 4, 0)]
+    assert out.face_up(2) and out.hand(2) == ["Key", "Goblet", "Ring"] and out.hand(3) == ["Coat"]
+    assert out.occupation(1) == "Thug" and not out.face_up(1) and "Hypnotist" in out.pile()
