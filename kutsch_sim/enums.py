@@ -265,7 +265,7 @@ class Event(NamedTuple):
     CLAIR: int = 8  # seat, top card, second card (private), deck size
     DIPLO: int = 9  # seat, target, named kind, offered card
     DIPLO_MISS: int = 10  # seat, target (target did not hold it; shows hand)
-    DIPLO_BAGS: int = 11  # seat, target (Bag named, Bag offered, target holds the other)
+    DIPLO_BAGS: int = 11  # seat, target, the other Bag (Bag named, Bag offered, target holds the other: the seat learns it)
     OFFER: int = 12  # giver, receiver, card, OFFER_* (why it cannot be refused, if it cannot)
     REJECT: int = 13  # giver, receiver, card, 1 if R4.7 forced it (for the trace; the bots do not read it)
     ACCEPT: int = 14  # giver, receiver, card given, card returned

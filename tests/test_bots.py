@@ -14,7 +14,11 @@ from kutsch_sim.mind import beliefs_at_end, format_beliefs
 from kutsch_sim.bots.params import BOT_GREEDY, BOT_SMART, PARAM_NAMES
 from kutsch_sim.audit import KEYS, check_game
 from kutsch_sim.bots.reasons import N_REASONS, REASON_TABLE, reason_row_text, reason_text
-from kutsch_sim.enums import EV, ORDER, REC, WIN
+from kutsch_sim.bots.dispatch import start_bots_nb
+from kutsch_sim.enums import CARD_KIND_LIST, EV, IK, ORDER, REC, WIN
+from kutsch_sim.position import Position
+from kutsch_sim.scenario import decode_events, play_turns
+from kutsch_sim.script import compile_script_lines
 from kutsch_sim.errors import KutschError
 
 
@@ -239,3 +243,51 @@ def test_drink_of_power_only_when_it_is_needed():
     when sure of being the minority, inflating the Drink's figures)."""
     c = _checked(((3, "full", 57), (5, "full", 57)), 250)
     assert c["drink"] >= 10 and c["drink_not_needed"] == 0, c
+
+
+def _bot_turn(text: str, script: list[str], bots: list[str]) -> list[tuple]:
+    """One turn from a position, with the seats' bots started (beliefs, View) as in a game."""
+    pos = Position.parse(text)
+    rows, _ = compile_script_lines(script, pos)
+    st = pos.to_state(rows, bots=bots, log_cap=4096)
+    start_bots_nb(st, pos.n)
+    play_turns(st, 1)
+    return [(e.name, e.a, e.b, e.c, e.d) for e in decode_events(st) if e.name in ("clair", "draw")]
+
+
+def test_clairvoyant_puts_the_best_card_on_top_and_a_useless_one_under_it():
+    """R3, R8: used right before its own Secret Bag draw, the Clairvoyant puts the best card on
+    top (its team's Key) and, under it for whoever draws next, a card nobody wants (the Tome),
+    not the other team's Goblet or the Loge. (Session 10's trace reading: the second card was
+    valued as if the Clairvoyant drew it as well, and went to the next drawer, often an
+    opponent, in 18 of 72 games.)"""
+    pos = """
+seat 0: Order Clairvoyant | BagKey, Dagger
+seat 1: Brotherhood Thug | Goblet
+seat 2: Order Priest | Key, Whip
+seat 3: Brotherhood Hypnotist | Goblet
+deck: Goblet, Key, Loge, Tome
+"""
+    ev = _bot_turn(pos, ["0 trade 2 BagKey", "2 accept", "2 return Whip", "0 effect yes"],
+                   ["smart", "first", "first", "first"])
+    assert ev == [("clair", 0, 1, 15, 4), ("draw", 0, 1, 0, 0)]  # Key#2 on top, the Tome under it
+
+
+def test_diplomat_never_pays_with_its_own_victory_item_or_the_same_kind():
+    """R8 Diplomat: the item demanded must be worth more than the one offered for it costs.
+    (Session 10's trace reading: the bot chose the offer after deciding, and gave its own
+    Key for a Goblet, a Key for a Key, or the Loge for a Goblet, in 7 of 43 uses.)"""
+    uses = bad = 0
+    for n, seed in ((5, 2), (6, 1), (8, 2), (9, 2), (10, 1)):
+        cfg = GameConfig(n, "full", ("smart",))
+        for game in range(80):
+            ev = play_game(cfg, seed, game).events
+            team = {int(r[2]): int(r[3]) for r in ev if r[0] == EV.ASSOC}
+            for r in ev[ev[:, 0] == EV.DIPLO]:
+                p, name, offered = int(r[2]), int(r[4]), int(r[5])
+                kind = CARD_KIND_LIST[offered]
+                ours = (IK.KEY, IK.BAG_KEY) if team[p] == ORDER else (IK.GOBLET, IK.BAG_GOBLET)
+                theirs = IK.GOBLET if team[p] == ORDER else IK.KEY
+                uses += 1
+                bad += (kind in ours and name == theirs) or kind == name
+    assert uses >= 30 and bad == 0, (uses, bad)

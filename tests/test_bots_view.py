@@ -19,10 +19,13 @@ from numba import njit
 from kutsch_sim.api import GameConfig
 from kutsch_sim.bots.act import REASON_AT
 from kutsch_sim.bots.beliefs import A_MAX, observe_nb
-from kutsch_sim.bots.dispatch import bot_choose_nb
+from kutsch_sim.bots.dispatch import bot_choose_nb, start_bots_nb
 from kutsch_sim.bots.params import P_NOISE
 from kutsch_sim.engine.game import action_options_nb, init_game_nb, play_turn_nb
 from kutsch_sim.engine.state import as_record, copy_state, new_state_nb
+from kutsch_sim.position import Position
+from kutsch_sim.scenario import play_turns
+from kutsch_sim.script import compile_script_lines
 from kutsch_sim.enums import (
     DCTX_A,
     DCTX_B,
@@ -219,6 +222,39 @@ def test_observer_public_evidence_ignores_what_only_the_traders_know():
     observe_nb(s, EV.OFFER, 1, 2, 8, OFFER_DIPLOMAT)
     observe_nb(s, EV.ACCEPT, 1, 2, 8, 9)
     assert np.array_equal(s.bel_pair, st.bel_pair) and np.array_equal(s.bel_epub, st.bel_epub)
+
+
+ANNOUNCED = """
+seat 0: Order Thug | Key, Dagger, Monocle
+seat 1: Brotherhood Bodyguard | Goblet, Whip
+seat 2: Order Hypnotist | Key, Gloves
+seat 3: Brotherhood GrandMaster | Goblet, Knives
+deck: Tome
+"""
+
+
+def _observed(text: str, script: list[str]) -> object:
+    """Play one scripted turn from a position with the bots' observer on; seat 2 has seen
+    seat 0's hand (Key#1, Dagger, Monocle: cards 0, 8, 13)."""
+    pos = Position.parse(text)
+    rows, _ = compile_script_lines(script, pos)
+    st = pos.to_state(rows, bots="first", log_cap=4096)
+    start_bots_nb(st, pos.n)
+    st.sc[SC.BELIEFS] = 1
+    st.k_card[2, [0, 8, 13]] = 0
+    play_turns(st, 1)
+    return st
+
+
+def test_observer_an_announced_card_leaves_the_givers_other_cards_in_place():
+    """R4's ruling (information): a completed trade's announced item is public, so the
+    others know which of the giver's cards left; what they had seen at the giver stays
+    there. (Session 10's audit: the acceptance had already lowered it, and nothing raised it
+    again.) After a silent trade any of the giver's three cards may have gone."""
+    st = _observed(ANNOUNCED, ["0 trade 1 Monocle", "1 accept", "1 return Whip"])
+    assert st.bel_conf[2, 0] == 1.0 and st.bel_conf[2, 8] == 1.0 and st.k_card[2, 13] == 1
+    st = _observed(ANNOUNCED, ["0 trade 1 Dagger", "1 accept", "1 return Whip"])
+    assert st.bel_conf[2, 0] == pytest.approx(2 / 3) and st.bel_conf[2, 13] == pytest.approx(2 / 3)
 
 
 # ------------------------------------------------------------------ mirror symmetry

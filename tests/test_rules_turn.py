@@ -54,6 +54,9 @@ def test_R8_diplomat_hit_cannot_be_refused_and_the_turn_goes_on() -> None:
         ("accept", 0, 2, 0, 11),
     ]
     assert out.hand(0) == ["Whip", "Monocle"] and out.hand(1) == ["Goblet", "Dagger"]
+    # the name was public and there is one Monocle: every seat knows the Diplomat holds it now
+    assert all(out.knows_card_at(s, 13) == 0 for s in range(4))
+    assert out.knows_card_at(2, 8) == -1  # the Dagger offered face down stays unknown to the others
 
 
 def test_R8_diplomat_trade_with_a_broken_mirror_has_no_effect() -> None:
@@ -73,9 +76,11 @@ def test_R8_diplomat_after_the_action_and_only_once() -> None:
 def test_R8_diplomat_bag_named_and_offered_to_the_other_bags_holder() -> None:
     pos = DIPLO.replace("Key, Dagger", "Key, BagKey")
     out = run(pos, ["0 diplomat 3 Secret Bag offer BagKey", "0 pass"], turns=1, strict=False)
-    assert rows(out)[1:] == [("diplo", 0, 3, IK.BAG_KEY, 6), ("diplo_bags", 0, 3, 0, 0)]
+    assert rows(out)[1:] == [("diplo", 0, 3, IK.BAG_KEY, 6), ("diplo_bags", 0, 3, 7, 0)]
     assert out.script_used == 4 and out.hand(0) == ["Key", "BagKey"] and out.hand(3) == ["BagGoblet", "Gloves"]
     assert out.knows_card_at(3, 6) == 0  # the target looked at it and handed it back
+    assert out.knows_card_at(0, 7) == 3  # ... which it may only do holding the other Bag (003)
+    assert out.knows_card_at(1, 7) == -1
 
 
 def test_R8_diplomat_naming_secret_bag_takes_a_bag_while_the_deck_has_cards() -> None:

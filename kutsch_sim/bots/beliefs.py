@@ -46,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import EV, MAX_PLAYERS, N_CARDS, OFFER_DIPLOMAT, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
+from ..enums import EV, IK, MAX_PLAYERS, N_CARDS, OFFER_DIPLOMAT, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
 from .intrinsics import ctz_nb
 from .params import M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM, P_SOFT_TRUST
 from .values import (
@@ -86,12 +86,15 @@ X_DEF = 1
 X_WON = 2
 X_DIPLO_NAME = 3
 X_FORCED = 4  # 1 while the trade under way is the Diplomat's demand (public, R8): nobody chose it
-N_CTX = 5
+X_TRADE_A = 5  # the last completed trade's active seat (giver of the first card) ...
+X_TRADE_B = 6  # ... and its partner
+X_DECAYED = 7  # bit 0 / bit 1: the others' confidence in A's / B's cards was lowered at the ACCEPT
+N_CTX = 8
 
 OBSERVED = (
     EV.ATTACK, EV.SUPPORT, EV.BONUS, EV.MIXER, EV.RESULT, EV.DOCTOR, EV.PRIEST, EV.OFFER,
     EV.ACCEPT, EV.REJECT, EV.ANNOUNCE, EV.SEE_ITEMS, EV.SEE_ASSOC, EV.DRAW, EV.PASS_ON, EV.GIVE,
-    EV.TAKE, EV.GIVE_BACK, EV.RING, EV.CLAIR, EV.DIPLO, EV.DIPLO_MISS, EV.SEE_ACARD,
+    EV.TAKE, EV.GIVE_BACK, EV.RING, EV.CLAIR, EV.DIPLO, EV.DIPLO_MISS, EV.DIPLO_BAGS, EV.SEE_ACARD,
 )
 OBSERVED_MASK = 0
 for _t in OBSERVED:
@@ -676,16 +679,27 @@ def observe_nb(st, typ, a, b, c, d):
         conf[b, c] = 1.0
         gift_nb(st, na, b, a, c, W_GIFT)
     elif typ == EV.ACCEPT:
-        if ctx[X_FORCED] != 1:  # the Diplomat's target had no choice, and gave the named item
+        forced = ctx[X_FORCED] == 1
+        if not forced:  # the Diplomat's target had no choice, and gave the named item
             pair_nb(st, na, a, b, W_ACCEPT)
             stale_all_nb(fresh, n)
             gift_nb(st, na, a, b, d, W_GIFT)
         ctx[X_FORCED] = 0
         bmem[a, M_REJECTED] &= ~(1 << b)
+        ctx[X_TRADE_A] = a
+        ctx[X_TRADE_B] = b
         h = hand_n[a]
         decay_nb(conf, k_card, n, a, (h - 1.0) / h, a, b)
-        h = hand_n[b]
-        decay_nb(conf, k_card, n, b, (h - 1.0) / h, a, b)
+        decayed = 1
+        if forced and ctx[X_DIPLO_NAME] > IK.BAG_GOBLET:
+            # the Diplomat named an item there is one of (R8): all know it left b, for a
+            for s in range(n):
+                conf[s, d] = 1.0
+        else:
+            h = hand_n[b]
+            decay_nb(conf, k_card, n, b, (h - 1.0) / h, a, b)
+            decayed |= 2
+        ctx[X_DECAYED] = decayed
         conf[a, c] = 1.0
         conf[b, c] = 1.0
         conf[a, d] = 1.0
@@ -697,9 +711,28 @@ def observe_nb(st, typ, a, b, c, d):
     elif typ == EV.ANNOUNCE:
         # the announced card is now known to be with a (the engine moves everyone's k_card);
         # a Secret Bag is announced as just "Secret Bag" (R4 ruling): which one stays hidden
-        if not is_bag_nb(b):
+        bag = is_bag_nb(b)
+        if not bag:
             for s in range(n):
                 conf[s, b] = 1.0
+        # so the card the giver g passed on is public (or, for a Bag, that it was a Bag): what
+        # the others placed at g is still there, as before the trade's ACCEPT lowered it
+        ta, tb = ctx[X_TRADE_A], ctx[X_TRADE_B]
+        g = ta if a == tb else tb
+        bit = 1 if g == ta else 2
+        h = hand_n[g] if g >= 0 else 0
+        if h > 1 and ctx[X_DECAYED] & bit:  # (a hand of one had only the card passed on)
+            ctx[X_DECAYED] &= ~bit
+            undo = h / (h - 1.0)
+            for s in range(n):
+                if s == ta or s == tb:
+                    continue
+                m = cards_at_nb(k_card[s], g)
+                while m:
+                    cc = ctz_nb(m)
+                    m &= m - 1
+                    if cc != b and not (bag and is_bag_nb(cc)):
+                        conf[s, cc] = min(1.0, conf[s, cc] * undo)
     elif typ == EV.SEE_ITEMS:
         for cc in range(N_CARDS):
             if (c >> cc) & 1:
@@ -735,6 +768,8 @@ def observe_nb(st, typ, a, b, c, d):
         bmem[a, M_CLAIR_DN] = d
     elif typ == EV.DIPLO:
         ctx[X_DIPLO_NAME] = c
+    elif typ == EV.DIPLO_BAGS:
+        conf[a, c] = 1.0  # the Diplomat a learns that target b holds the other Bag c (R8, 003)
     elif typ == EV.DIPLO_MISS:
         # everyone learns the target holds no item of the named kind
         name = ctx[X_DIPLO_NAME]

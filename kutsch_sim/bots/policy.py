@@ -512,7 +512,7 @@ def take_value_nb(v, c, lo, occ_used):
     f = future_team_nb(c)
     w = 1.0 if c < 6 or bags_open == 1 else 0.6
     if f == team:
-        gather = par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + lo])
+        gather = par[P_CONSOLIDATE] * (scr[MY_FUT] + 0.5 - scr[EVM + lo])  # (values.give_value_nb)
         return w * ((1.0 - tm) * 10.0 + tm * gather)
     if f >= 0:
         return w * ((1.0 - tm) * 4.0 - tm * 1.0)
@@ -582,11 +582,29 @@ def clair_value_nb(c, team):
 
 
 @njit(cache=True)
+def clair_second_value_nb(c, team):
+    """The Clairvoyant's second card (under the top) goes to whoever draws next, as likely an
+    opponent as not: best nothing either team wants, least our own victory items or the
+    Loge (a solo win for someone else)."""
+    f = future_team_nb(c)
+    if f == team:
+        return -3.0
+    if f >= 0:
+        return -1.0
+    if c == C_LOGE:
+        return -4.0
+    return 0.0
+
+
+@njit(cache=True)
 def choose_clair_pick_nb(v):
-    """CLAIR_PICK (R8): the first pick (ctx[X] = 0) goes on top (drawn next), the second under it."""
+    """CLAIR_PICK (R8): the first pick (ctx[X] = 0) goes on top, drawn at once by me or a
+    likely teammate (``choose_clair_use_nb``); the second under it, for the next drawer,
+    whoever that is (session 10: it was valued as if the Clairvoyant drew it too)."""
     sc = v.score
+    second = v.ctx[DCTX_X] != 0
     for i in range(v.n_opts):
-        sc[i] = clair_value_nb(v.opts[i], v.team)
+        sc[i] = clair_second_value_nb(v.opts[i], v.team) if second else clair_value_nb(v.opts[i], v.team)
     i = pick_best_nb(v, v.n_opts)
     out_nb(v, R_CLAIR_PICK if v.ctx[DCTX_X] == 0 else R_CLAIR_PICK2, -1, v.opts[i])
     return i
@@ -616,16 +634,21 @@ def name_for_card_nb(c, bags_open):
 
 @njit(cache=True)
 def choose_diplo_use_nb(v):
-    """DIPLO_USE (R8): plan target, name and offer; use it when an item is worth demanding
-    and the seat is sure enough the target holds it (surer before the action, since a miss
-    ends the turn at once)."""
+    """DIPLO_USE (R8): plan target, name and offer; use it when the item demanded is worth
+    more than the item offered for it costs (the best card of my hand to hand that target,
+    ``transfer_nb``), by a margin, and the seat is sure enough the target holds it (surer
+    before the action, since a miss ends the turn at once). (Session 10: the offer's cost was
+    not counted, and a Diplomat gave the Loge, or its own team's item, for a lesser one.)"""
     prep_nb(v)
     scr = v.scr
     me = v.me
+    occ_used = v.occ_up[me]
+    mine = cards_at_nb(v.k_card, me)
     need = 0.85 if v.ctx[DCTX_X] == 0 else 0.55
     best = 1.5
     bt = -1
     bc = -1
+    bo = -1
     for c in range(N_CARDS):
         t = v.k_card[c]
         if t < 0 or t >= v.n or t == me:
@@ -638,7 +661,7 @@ def choose_diplo_use_nb(v):
         tm = scr[TM + t]
         f = future_team_nb(c)
         if f == v.team:
-            val = (1.0 - tm) * 10.0 + tm * v.par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + t])
+            val = (1.0 - tm) * 10.0 + tm * v.par[P_CONSOLIDATE] * (scr[MY_FUT] + 0.5 - scr[EVM + t])
         elif f >= 0:
             val = (1.0 - tm) * 4.0
         elif c == C_LOGE:
@@ -646,24 +669,29 @@ def choose_diplo_use_nb(v):
         else:
             val = 0.0
         val *= p
-        if val > best:
-            best = val
+        if val <= best:
+            continue
+        # the card offered: the one I would most like the target to have (Pearl to an opponent)
+        off = -1e9
+        o = -1
+        m = mine
+        while m:
+            x = ctz_nb(m)
+            m &= m - 1
+            sx = transfer_nb(v, x, t, occ_used)
+            if sx > off:
+                off = sx
+                o = x
+        if o >= 0 and val + off > best:
+            best = val + off
             bt = t
             bc = c
+            bo = o
     if bt < 0:
         out_nb(v, R_DIPLO_SKIP, -1, -1)
         return 0
     v.mem[M_DIPLO_T] = bt
     v.mem[M_DIPLO_NAME] = name_for_card_nb(bc, v.bags_open)
-    # the card offered: the one I would most like the target to have (Pearl to an opponent)
-    best_o = -1e9
-    bo = -1
-    for c in range(N_CARDS):
-        if v.k_card[c] == me:
-            s = transfer_nb(v, c, bt, v.occ_up[me])
-            if s > best_o:
-                best_o = s
-                bo = c
     v.mem[M_DIPLO_OFFER] = bo
     out_nb(v, R_DIPLO_USE, bt, v.mem[M_DIPLO_NAME])
     return 1

@@ -113,6 +113,7 @@ def trade_body_nb(st, a, b, x, forced, name):
     st.dctx[DCTX_A] = a
     st.dctx[DCTX_B] = b
     st.dctx[DCTX_CARD] = x
+    st.k_card[b, x] = a  # the receiver looks at the card (R4.2) before it decides
     n_ret = return_options_nb(st, b, x, forced, name)
     if n_ret == 0:
         accept = False  # R4.7: only the other Bag to give back -> must reject
@@ -129,6 +130,8 @@ def trade_body_nb(st, a, b, x, forced, name):
     st.dctx[DCTX_CARD] = x
     y = decide_nb(st, b, DEC.GIVE_NAMED if forced == TRADE_FORCED else DEC.RETURN, n_ret)
     move_known_nb(st, y, b, a)
+    if forced == TRADE_FORCED and name > IK.BAG_GOBLET:
+        show_card_nb(st, a, y)  # R8: the Diplomat named it in public, and there is one of its kind
     log_nb(st, EV.ACCEPT, a, b, x, y)
     trade_effects_nb(st, a, b, x, y)
     return True
@@ -313,7 +316,8 @@ def diplomat_body_nb(st, p, when):
             holds = True
     if is_bag_nb(x) and not bags_open and name == IK.BAG_KEY and st.loc[other_bag_nb(x)] == t:
         st.k_card[t, x] = p  # R8 (003): the target looks, hands it back; nothing exchanged
-        log_nb(st, EV.DIPLO_BAGS, p, t, 0, 0)
+        st.k_card[p, other_bag_nb(x)] = t  # ... which it may only do holding the other Bag
+        log_nb(st, EV.DIPLO_BAGS, p, t, other_bag_nb(x), 0)
         return DIPLO_END_TURN
     if not holds:
         log_nb(st, EV.DIPLO_MISS, p, t, 0, 0)
