@@ -305,11 +305,14 @@ class Position:
 
         ``script``: lines of :mod:`kutsch_sim.script` notation, or an int32[S, 3] array of
         (seat, Decision, option) rows. ``bots``: one profile name for every seat or one per
-        seat (``first`` or ``random``). The setup is written to the event log as
+        seat (``first``, ``random``, ``greedy``, ``smart``: the bots' beliefs and View start
+        as in a dealt game, from what each seat knows of the position, and the bots observe
+        every event from there). The setup is written to the event log as
         ``setup_nb`` writes it (OCC, ASSOC, LEFTOVER, DEAL, DECK, SETUP_DONE), so the trace
         printer reads it; then the invariants are checked once.
         """
         from .api import variant_mask
+        from .bots.dispatch import start_bots_nb
         from .bots.profiles import bot_arrays, check_bots
         from .engine.invariants import check_nb
         from .engine.state import new_state, reset_scalars_nb
@@ -377,6 +380,7 @@ class Position:
         st.rec[REC.LOGE_EVER] = (1 << loge[0]) if loge else 0
         if check_nb(st, True) != ERR.OK:  # validate() should make this impossible
             raise KutschError(f"position breaks an engine invariant: {ERR_LABELS[int(st.sc[SC.ERROR])]}")
+        start_bots_nb(st, n)  # (as setup_nb does: without it a smart seat would decide on no beliefs)
         st.sc[SC.DEBUG] = 1 if debug else 0
         return st
 

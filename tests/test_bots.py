@@ -14,11 +14,8 @@ from kutsch_sim.mind import beliefs_at_end, format_beliefs
 from kutsch_sim.bots.params import BOT_GREEDY, BOT_SMART, PARAM_NAMES
 from kutsch_sim.audit import KEYS, check_game
 from kutsch_sim.bots.reasons import N_REASONS, REASON_TABLE, reason_row_text, reason_text
-from kutsch_sim.bots.dispatch import start_bots_nb
 from kutsch_sim.enums import CARD_KIND_LIST, EV, IK, ORDER, REC, WIN
-from kutsch_sim.position import Position
-from kutsch_sim.scenario import decode_events, play_turns
-from kutsch_sim.script import compile_script_lines
+from kutsch_sim.position import run
 from kutsch_sim.errors import KutschError
 
 
@@ -245,16 +242,6 @@ def test_drink_of_power_only_when_it_is_needed():
     assert c["drink"] >= 10 and c["drink_not_needed"] == 0, c
 
 
-def _bot_turn(text: str, script: list[str], bots: list[str]) -> list[tuple]:
-    """One turn from a position, with the seats' bots started (beliefs, View) as in a game."""
-    pos = Position.parse(text)
-    rows, _ = compile_script_lines(script, pos)
-    st = pos.to_state(rows, bots=bots, log_cap=4096)
-    start_bots_nb(st, pos.n)
-    play_turns(st, 1)
-    return [(e.name, e.a, e.b, e.c, e.d) for e in decode_events(st) if e.name in ("clair", "draw")]
-
-
 def test_clairvoyant_puts_the_best_card_on_top_and_a_useless_one_under_it():
     """R3, R8: used right before its own Secret Bag draw, the Clairvoyant puts the best card on
     top (its team's Key) and, under it for whoever draws next, a card nobody wants (the Tome),
@@ -268,8 +255,9 @@ seat 2: Order Priest | Key, Whip
 seat 3: Brotherhood Hypnotist | Goblet
 deck: Goblet, Key, Loge, Tome
 """
-    ev = _bot_turn(pos, ["0 trade 2 BagKey", "2 accept", "2 return Whip", "0 effect yes"],
-                   ["smart", "first", "first", "first"])
+    out = run(pos, ["0 trade 2 BagKey", "2 accept", "2 return Whip", "0 effect yes"], turns=1,
+              bots=["smart", "first", "first", "first"])
+    ev = [(e.name, e.a, e.b, e.c, e.d) for e in out.played() if e.name in ("clair", "draw")]
     assert ev == [("clair", 0, 1, 15, 4), ("draw", 0, 1, 0, 0)]  # Key#2 on top, the Tome under it
 
 

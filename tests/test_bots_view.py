@@ -19,7 +19,7 @@ from numba import njit
 from kutsch_sim.api import GameConfig
 from kutsch_sim.bots.act import REASON_AT
 from kutsch_sim.bots.beliefs import A_MAX, observe_nb
-from kutsch_sim.bots.dispatch import bot_choose_nb, start_bots_nb
+from kutsch_sim.bots.dispatch import bot_choose_nb
 from kutsch_sim.bots.params import P_NOISE
 from kutsch_sim.engine.game import action_options_nb, init_game_nb, play_turn_nb
 from kutsch_sim.engine.state import as_record, copy_state, new_state_nb
@@ -238,9 +238,7 @@ def _observed(text: str, script: list[str]) -> object:
     seat 0's hand (Key#1, Dagger, Monocle: cards 0, 8, 13)."""
     pos = Position.parse(text)
     rows, _ = compile_script_lines(script, pos)
-    st = pos.to_state(rows, bots="first", log_cap=4096)
-    start_bots_nb(st, pos.n)
-    st.sc[SC.BELIEFS] = 1
+    st = pos.to_state(rows, bots="first", log_cap=4096)  # (the observer runs: a log is kept)
     st.k_card[2, [0, 8, 13]] = 0
     play_turns(st, 1)
     return st
