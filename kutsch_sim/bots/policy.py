@@ -512,7 +512,7 @@ def take_value_nb(v, c, lo, occ_used):
     f = future_team_nb(c)
     w = 1.0 if c < 6 or bags_open == 1 else 0.6
     if f == team:
-        gather = par[P_CONSOLIDATE] * (scr[MY_FUT] + 0.5 - scr[EVM + lo])  # (values.give_value_nb)
+        gather = par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + lo])
         return w * ((1.0 - tm) * 10.0 + tm * gather)
     if f >= 0:
         return w * ((1.0 - tm) * 4.0 - tm * 1.0)
@@ -661,7 +661,7 @@ def choose_diplo_use_nb(v):
         tm = scr[TM + t]
         f = future_team_nb(c)
         if f == v.team:
-            val = (1.0 - tm) * 10.0 + tm * v.par[P_CONSOLIDATE] * (scr[MY_FUT] + 0.5 - scr[EVM + t])
+            val = (1.0 - tm) * 10.0 + tm * v.par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + t])
         elif f >= 0:
             val = (1.0 - tm) * 4.0
         elif c == C_LOGE:

@@ -276,10 +276,8 @@ def give_value_nb(v, c, t):
     if f >= 0:
         w = victory_weight_nb(c, bags_open)
         if f == team:
-            # gathering: towards a teammate who already holds about as many of ours as I do
-            # (half an item of slack), so that a single item does not go back and forth
-            # between two teammates, each seeing the other as the bigger pile (session 10)
-            gather = cons * min(1.0, max(-1.0, (scr[EVM + t] + 0.5) - scr[MY_FUT]))
+            # towards a teammate who then holds more of ours than I keep: gathering
+            gather = cons * min(1.0, max(-1.0, (scr[EVM + t] + 1.0) - scr[MY_FUT]))
             return tm * gather - (1.0 - tm) * V_OURS * w
         return -(1.0 - tm) * V_THEIRS * w
     if c == C_PEARL:
