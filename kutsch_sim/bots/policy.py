@@ -678,6 +678,8 @@ def choose_diplo_use_nb(v):
         while m:
             x = ctz_nb(m)
             m &= m - 1
+            if ckind_nb(x) == ckind_nb(c) or (f >= 0 and future_team_nb(x) == v.team):
+                continue  # the same kind back, or one of our victory items for another: no gain
             sx = transfer_nb(v, x, t, occ_used)
             if sx > off:
                 off = sx
