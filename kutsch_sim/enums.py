@@ -109,10 +109,12 @@ class Scalar(NamedTuple):
     LOG_CAP: int = 24  # event rows to write (0 = logging off); kept across set-up
     N_SCRIPT: int = 25  # scripted decisions loaded; kept across set-up
     VARIANTS: int = 26  # bit mask of the rule variants in play (Variant.*, R10)
+    TOP_SEAT: int = 27  # seat that knows which cards lie on top of the item deck (the Clairvoyant's, R8), -1
+    TOP_KNOWN: int = 28  # ... and how many of the top cards it knows, in order (0-2)
 
 
 SC = Scalar()
-N_SCALARS = 27
+N_SCALARS = 29
 
 
 class Variant(NamedTuple):
@@ -274,7 +276,7 @@ class Event(NamedTuple):
     SEE_ASSOC: int = 17  # seer, seen, team
     SEE_ITEMS: int = 18  # seer, seen, bitmask of cards
     SEE_OCC: int = 19  # seer, seen, occupation
-    DRAW: int = 20  # seat, card, reason (0 bag, 1 tie)
+    DRAW: int = 20  # seat, card, reason (0 bag, 1 tie), 1 + the seat that knew the card (R8 Clairvoyant) or 0
     BAGS_OPEN: int = 21  # (deck empty, Bags are now Key/Goblet)
     TOME: int = 22  # seat a, seat b, a's new occupation, b's new occupation
     COAT: int = 23  # seat, old occupation, new occupation

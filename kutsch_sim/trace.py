@@ -219,6 +219,8 @@ class TraceWriter:
                 self.deck.remove(b)
             self.move(b, -1, a)
             self.say(f"{s(a)} draws {card(b)} from the item deck ({why}; {len(self.deck)} left).")
+            if d > 0 and d - 1 != a:  # R8: the Clairvoyant's seat put it on top
+                self.say(f"{s(d - 1)} knows it: it put that card on top with the Clairvoyant.", 4)
         elif typ == EV.BAGS_OPEN:
             self.bags_open = True
             self.say("The item deck is empty: the Secret Bags are now a Key and a Goblet (R9).")

@@ -14,7 +14,7 @@ from kutsch_sim.mind import beliefs_at_end, format_beliefs
 from kutsch_sim.bots.params import BOT_GREEDY, BOT_SMART, PARAM_NAMES
 from kutsch_sim.audit import KEYS, check_game
 from kutsch_sim.bots.reasons import N_REASONS, REASON_TABLE, reason_row_text, reason_text
-from kutsch_sim.enums import CARD_KIND_LIST, EV, IK, ORDER, REC, WIN
+from kutsch_sim.enums import CARD_KIND_LIST, EV, IK, LOC_DECK, ORDER, REC, WIN
 from kutsch_sim.position import run
 from kutsch_sim.errors import KutschError
 
@@ -258,7 +258,41 @@ deck: Goblet, Key, Loge, Tome
     out = run(pos, ["0 trade 2 BagKey", "2 accept", "2 return Whip", "0 effect yes"], turns=1,
               bots=["smart", "first", "first", "first"])
     ev = [(e.name, e.a, e.b, e.c, e.d) for e in out.played() if e.name in ("clair", "draw")]
-    assert ev == [("clair", 0, 1, 15, 4), ("draw", 0, 1, 0, 0)]  # Key#2 on top, the Tome under it
+    assert ev == [("clair", 0, 1, 15, 4), ("draw", 0, 1, 0, 1)]  # Key#2 on top, the Tome under it
+
+
+def test_a_clairvoyants_deck_knowledge_goes_stale_with_each_draw():
+    """R8 and issue 3 (where each victory item probably is, made stale as items move): the
+    seat that put two cards on top remembers the second as the top card once the first is
+    drawn; once both are gone, each draw leaves every card it saw in the deck still there
+    with probability (deck after) / (deck before), and ``prep_nb`` counts the rest as not
+    placed. Seats that saw nothing, and the drawer, are untouched. (Until session 11 the
+    seat took every card it saw in the deck to stay there for the rest of the game.)"""
+    from kutsch_sim.bots.params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP
+    from kutsch_sim.engine.items import draw_nb
+
+    pos = """
+seat 0: Order Clairvoyant | BagKey, Dagger
+seat 1: Brotherhood Thug | Goblet
+seat 2: Order Priest | Key, Whip, BagGoblet
+seat 3: Brotherhood Hypnotist | Goblet
+deck: Tome, Coat, Key, Mirror, Gloves
+"""
+    out = run(pos, ["0 pass", "0 clairvoyant yes", "0 pick Coat", "0 pick Tome"], turns=1)
+    st = out.state
+    assert [st.bmem[0, j] for j in (M_CLAIR_TOP, M_CLAIR_2ND, M_CLAIR_DN)] == [16, 15, 5]
+    draw_nb(st, 1, 0)  # the Coat, known to seat 0: the Tome is on top now
+    assert [st.bmem[0, j] for j in (M_CLAIR_TOP, M_CLAIR_2ND, M_CLAIR_DN)] == [15, -1, 4]
+    assert np.all(st.bel_conf[0] == 1.0)
+    draw_nb(st, 2, 0)  # the Tome
+    assert st.bmem[0, M_CLAIR_TOP] == -1 and np.all(st.bel_conf[0] == 1.0)
+    rest = [c for c in range(21) if st.loc[c] == LOC_DECK]  # Key, Mirror, Gloves, shuffled
+    assert len(rest) == 3 and all(st.k_card[0, c] == LOC_DECK for c in rest)
+    draw_nb(st, 3, 0)  # one of the three: seat 0 cannot tell which
+    assert np.allclose(st.bel_conf[0, rest], 2 / 3)
+    draw_nb(st, 1, 0)
+    assert np.allclose(st.bel_conf[0, rest], 1 / 3)
+    assert np.all(st.bel_conf[1:4, rest] == 1.0)  # they never saw the deck: nothing to go stale
 
 
 def test_diplomat_never_pays_with_its_own_victory_item_or_the_same_kind():

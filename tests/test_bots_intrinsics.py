@@ -80,7 +80,8 @@ def test_copy_nb_copies_exactly_k_elements():
 @njit(cache=True)
 def prep_reference_nb(v):
     """values.prep_nb as it was until session 8: one loop over the 21 cards (its last step,
-    the spread of what is not placed, is shared: values.spread_nb)."""
+    the spread of what is not placed, is shared: values.spread_nb); since session 11 a card
+    seen in the deck fills conf[c] of a deck slot and the rest of it is not placed."""
     me, team, n, deck_n, bags_open = v.me, v.team, v.n, v.deck_n, v.bags_open
     k_card, conf, hand_n, tm_src, scr = v.k_card, v.conf, v.hand_n, v.tm, v.scr
     for i in range(TR_KEEP):
@@ -110,7 +111,7 @@ def prep_reference_nb(v):
         elif h >= 0 and h < n:
             scr[SLOT + h] -= conf[c]
         elif h == LOC_DECK:
-            deck_slots -= 1.0
+            deck_slots -= conf[c]
     scr[MY_N] = my_n
     scr[MY_FUT] = my_fut
     scr[MY_NOW] = my_now
@@ -125,7 +126,7 @@ def prep_reference_nb(v):
     spread_t = 0.0
     for c in range(8):
         h = k_card[c]
-        if h == me or h == LOC_DECK:
+        if h == me:
             continue
         w = victory_weight_nb(c, bags_open)
         ours = future_team_nb(c) == team
@@ -134,6 +135,8 @@ def prep_reference_nb(v):
             q = conf[c]
             rest = 1.0 - q
             scr[(EVM if ours else EVT) + h] += q * w
+        elif h == LOC_DECK:
+            rest = 1.0 - conf[c]
         if ours:
             spread_m += rest * w
         else:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kutsch_sim.enums import IK, LOC_DECK, OC, OFFER_DIPLOMAT, ORDER, REC, SIDE_NONE, WIN
+from kutsch_sim.enums import EV, IK, LOC_DECK, OC, OFFER_DIPLOMAT, ORDER, REC, SC, SIDE_NONE, WIN
 from kutsch_sim.errors import KutschError
 from kutsch_sim.position import run
 
@@ -141,7 +141,7 @@ def test_R3_clairvoyant_right_before_the_secret_bags_draw() -> None:
               "0 pick Mirror"]
     out = run(CLAIR_BAG, script, turns=1)
     assert rows(out, "effect", "occ_up", "clair", "draw") == [
-        ("effect", 0, 6, 2, 1), ("occ_up", 0, OC.CLAIRVOYANT, 0, 0), ("clair", 0, 9, 19, 4), ("draw", 0, 9, 0, 0)]
+        ("effect", 0, 6, 2, 1), ("occ_up", 0, OC.CLAIRVOYANT, 0, 0), ("clair", 0, 9, 19, 4), ("draw", 0, 9, 0, 1)]
     assert sorted(out.hand(0)) == ["Dagger", "Gloves", "Whip"] and out.deck()[0] == "Mirror"
 
 
@@ -151,7 +151,7 @@ def test_R3_clairvoyant_before_the_partners_draw_and_at_the_turns_end() -> None:
     script = ["0 trade 2 Dagger", "2 accept", "2 return BagGoblet", "2 effect yes", "0 clairvoyant yes",
               "0 pick Coat", "0 pick Tome"]
     out = run(CLAIR_BAG, script, turns=1)
-    assert rows(out, "clair", "draw") == [("clair", 0, 16, 15, 4), ("draw", 2, 16, 0, 0)]
+    assert rows(out, "clair", "draw") == [("clair", 0, 16, 15, 4), ("draw", 2, 16, 0, 1)]
     out = run(CLAIR_BAG, ["0 pass", "0 clairvoyant yes", "0 pick Mirror", "0 pick Coat"], turns=1)
     assert [e[0] for e in rows(out)] == ["pass", "occ_up", "clair"]
     pos = CLAIR_BAG.replace("Mirror\n", "Mirror\nturn 2\n")
@@ -160,11 +160,36 @@ def test_R3_clairvoyant_before_the_partners_draw_and_at_the_turns_end() -> None:
             turns=1)
 
 
+def test_R8_clairvoyant_knows_where_the_cards_it_put_on_top_go() -> None:
+    """R8: the Clairvoyant's seat chose the order of the two cards on top, so when one of them
+    is drawn it knows who holds it now (the draw's last field names that seat, plus one); the
+    other seats, and the cards shuffled beneath, learn nothing. (Until session 11 the seat
+    went on believing such a card was in the deck.)"""
+    from kutsch_sim.engine.items import draw_nb
+
+    script = ["0 trade 2 Dagger", "2 accept", "2 return BagGoblet", "2 effect yes", "0 clairvoyant yes",
+              "0 pick Coat", "0 pick Tome"]
+    out = run(CLAIR_BAG, script, turns=1)
+    assert rows(out, "draw") == [("draw", 2, 16, 0, 1)]
+    assert out.knows_card_at(0, 16) == 2 and out.knows_card_at(2, 16) == 2
+    assert out.knows_card_at(1, 16) == -1 and out.knows_card_at(3, 16) == -1
+    assert out.knows_card_at(0, 15) == LOC_DECK  # the Tome, on top now
+    st = out.state
+    assert (st.sc[SC.TOP_SEAT], st.sc[SC.TOP_KNOWN]) == (0, 1)
+    draw_nb(st, 1, 0)  # the Tome: still known
+    assert out.knows_card_at(0, 15) == 1 and out.knows_card_at(3, 15) == -1
+    assert st.sc[SC.TOP_SEAT] == -1
+    draw_nb(st, 3, 0)  # from the shuffled rest (Gloves, Mirror): seat 0 cannot tell which
+    drawn = 9 if st.loc[9] == 3 else 19
+    assert out.knows_card_at(0, drawn) == LOC_DECK and out.knows_card_at(3, drawn) == 3
+    assert [int(r[5]) for r in st.log[: st.sc[SC.N_EVENTS]] if r[0] == EV.DRAW] == [1, 1, 0]
+
+
 def test_R3_clairvoyant_right_before_a_ties_draw() -> None:
     """R3, R5.8: the attacker's own Clairvoyant, after the tie and before its draw."""
     out = run(CLAIR_BAG, ["0 attack 1", "0 clairvoyant yes", "0 pick Gloves", "0 pick Tome"], turns=1)
     assert rows(out, "result", "clair", "draw") == [
-        ("result", 1, 1, SIDE_NONE, 0), ("clair", 0, 9, 15, 4), ("draw", 0, 9, 1, 0)]
+        ("result", 1, 1, SIDE_NONE, 0), ("clair", 0, 9, 15, 4), ("draw", 0, 9, 1, 1)]
 
 
 LIMIT = """

@@ -46,9 +46,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import EV, IK, MAX_PLAYERS, N_CARDS, OFFER_DIPLOMAT, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
+from ..enums import EV, IK, LOC_DECK, MAX_PLAYERS, N_CARDS, OFFER_DIPLOMAT, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
 from .intrinsics import ctz_nb
-from .params import M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM, P_SOFT_TRUST
+from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM, P_SOFT_TRUST
 from .values import (
     C_DAGGER,
     C_GLOVES,
@@ -148,6 +148,7 @@ def reset_beliefs_nb(n, asg, pair, psat, gpair, w, team, minor, fresh, conf, ctx
             bmem[s, j] = 0
         bmem[s, M_CLAIR_TOP] = -1
         bmem[s, M_CLAIR_DN] = -1
+        bmem[s, M_CLAIR_2ND] = -1
     for j in range(N_CTX):
         ctx[j] = -1
     return na
@@ -609,6 +610,32 @@ def name_matches_nb(c, name, bags_open):
 
 
 @njit(cache=True)
+def clair_draw_nb(st, a, b, knew):
+    """Seat ``a`` drew card ``b`` from the item deck (logged after the draw); ``knew`` is the
+    seat that knew which card lay on top (the Clairvoyant's, R8; the engine has set its
+    ``k_card``), or -1. A seat that saw the deck's cards (``k_card == LOC_DECK``) and did not
+    draw or know this one learns only that one of them left: each is still in the deck with
+    probability (deck after)/(deck before), the cards lying in shuffled order (R8). The seat
+    that knew moves its memory of the top card (``M_CLAIR_TOP``, read by the turn's action)
+    on to the second."""
+    n, dn = st.sc[SC.N], st.sc[SC.DECK_N]
+    conf, k_card, bmem = st.bel_conf, st.k_card, st.bmem
+    keep = dn / (dn + 1.0)
+    for s in range(n):
+        if s == knew:
+            conf[s, b] = 1.0
+            if bmem[s, M_CLAIR_TOP] == b and bmem[s, M_CLAIR_DN] == dn + 1:
+                nxt = bmem[s, M_CLAIR_2ND]
+                bmem[s, M_CLAIR_TOP] = nxt
+                bmem[s, M_CLAIR_2ND] = -1
+                bmem[s, M_CLAIR_DN] = dn if nxt >= 0 else -1
+        elif s != a:
+            for x in range(N_CARDS):
+                if k_card[s, x] == LOC_DECK:
+                    conf[s, x] *= keep
+
+
+@njit(cache=True)
 def observe_nb(st, typ, a, b, c, d):
     """Update every seat's beliefs after event (typ, a, b, c, d) of game state ``st``; see
     the module doc. Mutates the bots' fields only (bel_pair, bel_psat, bel_epub, bel_gpair, bel_epriv, bel_fresh,
@@ -745,6 +772,7 @@ def observe_nb(st, typ, a, b, c, d):
         fresh[a] = False  # new hard evidence for the seer only
     elif typ == EV.DRAW:
         conf[a, b] = 1.0
+        clair_draw_nb(st, a, b, d - 1)
     elif typ == EV.PASS_ON or typ == EV.GIVE:
         h = hand_n[a]
         keep = (h - 1.0) / h if typ == EV.PASS_ON else h / (h + 1.0)
@@ -765,7 +793,11 @@ def observe_nb(st, typ, a, b, c, d):
         conf[b, c] = 1.0
     elif typ == EV.CLAIR:
         bmem[a, M_CLAIR_TOP] = b
+        bmem[a, M_CLAIR_2ND] = c
         bmem[a, M_CLAIR_DN] = d
+        for x in range(N_CARDS):  # it has just seen every card of the deck (R8)
+            if k_card[a, x] == LOC_DECK:
+                conf[a, x] = 1.0
     elif typ == EV.DIPLO:
         ctx[X_DIPLO_NAME] = c
     elif typ == EV.DIPLO_BAGS:

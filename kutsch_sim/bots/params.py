@@ -55,3 +55,4 @@ M_CLAIR_DN = 5  # deck size right after; the top is still that card while the si
 M_REJECTED = 6  # bitmask of seats that rejected this seat's last offers
 M_LAST_TARGET = 7  # last seat this seat offered to
 M_LAST_CARD = 8  # last card offered
+M_CLAIR_2ND = 9  # the card the seat put second from the top with the Clairvoyant (-1)

@@ -156,7 +156,9 @@ def prep_nb(v):
     """Fill ``v.scr`` (see module doc) from the seat's View ``v``: ``v.tm[p]`` is its
     P(p is a teammate), ``v.k_card``/``v.conf`` where it last saw each card. Unplaced victory
     cards are spread over the unplaced card slots (hands and deck) in proportion to their
-    number.
+    number. A card seen in the deck (the Clairvoyant, R8) fills ``v.conf`` of a deck slot,
+    the chance it is still there; the rest of it is not placed (since session 11: a draw
+    made it stale, ``bots.beliefs.clair_draw_nb``).
 
     The cards are sorted once, without a branch per card, into three bit masks (in my hand,
     last seen at another seat, in the deck); my own counts are bit counts of the first, and
@@ -194,7 +196,12 @@ def prep_nb(v):
     scr[MY_THEIRS] = theirs
     scr[MY_ANY] = float(popcount_nb(mine & any_now))
     scr[SLOT + me] = hand_n[me] - my_n
-    deck_slots = float(deck_n) - popcount_nb(deck)
+    deck_slots = float(deck_n)
+    m = deck
+    while m:  # the cards seen in the deck (the Clairvoyant, R8): each likely still there
+        c = ctz_nb(m)
+        m &= m - 1
+        deck_slots -= conf[c]
     scr[DECK_SLOTS] = deck_slots
     m = seen
     while m:  # the cards at other seats: each takes its share of a slot there
@@ -210,7 +217,7 @@ def prep_nb(v):
     # their number -- summed per team first, so the spread is one pass over the seats
     spread_m = 0.0  # our victory items not placed (in units of victory weight)
     spread_t = 0.0  # theirs
-    m = 0xFF & ~(mine | deck)
+    m = 0xFF & ~mine
     while m:
         c = ctz_nb(m)
         m &= m - 1
@@ -221,6 +228,8 @@ def prep_nb(v):
             q = conf[c]
             rest = 1.0 - q
             scr[(EVM if is_ours else EVT) + k_card[c]] += q * w
+        elif (deck >> c) & 1:  # seen in the deck: the part that may have been drawn since
+            rest = 1.0 - conf[c]
         if is_ours:
             spread_m += rest * w
         else:

@@ -182,7 +182,15 @@ def draw_nb(st, p, reason):
     give_card_nb(st, c, p)
     if dn == 1:
         st.sc[SC.BAGS_OPEN] = 1
-    log_nb(st, EV.DRAW, p, c, reason, 0)
+    # the Clairvoyant's seat put the top cards there in an order it chose (R8): it knows
+    # which card this is, so it knows where the card went (the others only see a draw)
+    knew = st.sc[SC.TOP_SEAT]
+    if knew >= 0:
+        st.k_card[knew, c] = p
+        st.sc[SC.TOP_KNOWN] -= 1
+        if st.sc[SC.TOP_KNOWN] <= 0:
+            st.sc[SC.TOP_SEAT] = -1
+    log_nb(st, EV.DRAW, p, c, reason, knew + 1)
     if dn == 1:
         log_nb(st, EV.BAGS_OPEN, 0, 0, 0, 0)
     settle_limits_nb(st, p)

@@ -205,6 +205,7 @@ def reset_scalars_nb(st, n, turn_cap, drink_on, debug, variants):
     sc[SC.DEBUG] = 0  # switched on by setup_nb once the position is complete
     sc[SC.DRINK] = 1 if (drink_on and n % 2 == 1) else 0
     sc[SC.VARIANTS] = variants
+    sc[SC.TOP_SEAT] = -1
 
 
 @njit(cache=True)

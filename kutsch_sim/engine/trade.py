@@ -399,4 +399,7 @@ def clairvoyant_nb(st, p):
         k += 1
     if first >= 0:
         st.deck[k] = first
+    # p knows the order of the cards it put on top (the rest is shuffled): engine.items.draw_nb
+    st.sc[SC.TOP_SEAT] = p if first >= 0 else -1
+    st.sc[SC.TOP_KNOWN] = (1 if first >= 0 else 0) + (1 if second >= 0 else 0)
     log_nb(st, EV.CLAIR, p, first, second, dn)
