@@ -26,6 +26,8 @@ FIELDS = {
     "us_per_game",
     "us_per_turn",
     "threads",
+    "engine",  # the build measured (fingerprint of the jitted sources)
+    "cpu",  # and the machine
 }
 
 
@@ -59,7 +61,8 @@ def test_markdown_table():
     )
     table = markdown_table(ms)
     assert table.splitlines()[0].startswith("| players | items |")
-    assert len(table.splitlines()) == 4 and "| 4 | full | smart | 1 | 100 |" in table
+    assert len(table.splitlines()) == 6 and "| 4 | full | smart | 1 | 100 |" in table
+    assert table.splitlines()[-1].startswith("- measured on: ") and ms[0].engine in table  # the machine and the build
 
 
 def test_cli_smoke_json():

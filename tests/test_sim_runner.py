@@ -13,6 +13,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from kutsch_sim._jitcache import source_hash
 from kutsch_sim.api import GameConfig, run_batch
 from kutsch_sim.commands.simulate import simulate_cmd
 from kutsch_sim.sim import store
@@ -172,6 +173,22 @@ def test_interrupt_then_resume_is_identical(reference, tmp_path, monkeypatch):
             {k: e[k] for k in keys} for e in cb["chunks"]
         ]
     assert not list(out.rglob(".*.tmp"))
+
+
+def test_resume_refuses_a_run_of_other_engine_sources(tmp_path):
+    """Any edit of the engine or the bots can change games without a new package or rules
+    version: the manifest keeps a fingerprint of the jitted sources, and --resume compares it."""
+    out = tmp_path / "o"
+    args = [*shlex.split("simulate -n 4 -g 40 --chunk-size 16 --bots random -o"), str(out)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    m = store.read_manifest(out)
+    assert m["engine"] == source_hash() and m["sessions"][0]["host"]["cpu"]
+    m["engine"] = "0123456789abcdef"
+    m["configurations"][0]["chunks"][-1]["status"] = "pending"
+    store.write_manifest(out, m)
+    res = CliRunner().invoke(app, [*args, "--resume"])
+    assert res.exit_code == 2 and "other engine and bot sources" in res.stderr
+    assert res.stderr.count("\n") == 1  # one line, no traceback
 
 
 def test_force_replaces(tmp_path):

@@ -54,7 +54,11 @@ def bench_cmd(
     variant: Variant = None,
 ) -> None:
     """Measure games/s per player count and item set, start-up with a warm cache, and compile time."""
+    import os
+
+    from .._jitcache import source_hash
     from ..sim.bench import bench_plan, run_bench
+    from ..sim.runner import cpu_model
 
     try:
         plan = bench_plan(
@@ -75,7 +79,10 @@ def bench_cmd(
 
     console = Console()
     rules = "+".join(plan.variants) if plan.variants else "base rules"
-    table = Table(title=f"games per second, JIT warm (median of repeats), {rules}")
+    table = Table(
+        title=f"games per second, JIT warm (median of repeats), {rules}",
+        caption=f"{cpu_model()}, {os.cpu_count()} cores; engine {source_hash()}",
+    )
     for name in ("N", "items", "bots", "thr", "games", "s", "games/s", "µs/game", "µs/turn"):
         table.add_column(name, justify="left" if name in ("items", "bots") else "right")
     notes: list[str] = []

@@ -26,7 +26,9 @@ import numpy as np
 
 from .. import __version__
 from ..api import RULES_VERSION, GameConfig, check_seed, run_batch
+from .._jitcache import source_hash
 from ..enums import REC
+from .runner import cpu_model
 
 _STARTUP_SCRIPT = """\
 import sys
@@ -58,6 +60,8 @@ class Measurement:
     runs: list[float] = field(default_factory=list)
     package_version: str = __version__
     rules_version: int = RULES_VERSION
+    engine: str = field(default_factory=source_hash)  # fingerprint of the jitted sources
+    cpu: str = field(default_factory=lambda: cpu_model())  # the processor measured on
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -268,6 +272,8 @@ def markdown_table(results: Iterable[Measurement]) -> str:
                 f"{m.us_per_turn:.2f} | {1e6 * m.cpu_seconds / m.games:.1f} |"
             )
     notes = []
+    if results:
+        notes.append(f"- measured on: {results[0].cpu}, {os.cpu_count()} cores; engine {results[0].engine}")
     for m in results:
         if m.kind == "warm_startup":
             notes.append(

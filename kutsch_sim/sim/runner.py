@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from .._jitcache import kernel_cached
+from .._jitcache import kernel_cached, source_hash
 from ..api import RULES_VERSION, GameConfig, run_batch
 from ..enums import N_REC
 from ..errors import KutschError
@@ -69,8 +69,22 @@ def _host() -> dict:
         "python": platform.python_version(),
         "numba": numba.__version__,
         "platform": platform.platform(),
+        "cpu": cpu_model(),
         "cpus": os.cpu_count(),
     }
+
+
+def cpu_model() -> str:
+    """The processor's name (``/proc/cpuinfo`` on Linux), for telling timings of different
+    machines apart; ``platform.processor()`` elsewhere."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
 @dataclass
@@ -158,6 +172,12 @@ class Run:
                 f"(rules {old.get('rules_version')}), this is {__version__} (rules {RULES_VERSION}); "
                 "use --force to start over"
             )
+        if old.get("engine") != source_hash():  # any edit of the engine or the bots changes games
+            raise KutschError(
+                f"--resume: the run in {self.root} was played by other engine and bot sources "
+                f"(fingerprint {old.get('engine') or 'not recorded'}, these are {source_hash()}); "
+                "its games would not match: use --force to start over"
+            )
         before, now = old.get("options", {}), self.opts.plan_dict()
         for key, value in now.items():
             if before.get(key) != value:
@@ -198,6 +218,7 @@ class Run:
             "format_version": store.FORMAT_VERSION,
             "package_version": __version__,
             "rules_version": RULES_VERSION,
+            "engine": source_hash(),  # sha256 of the jitted sources (kutsch_sim._jitcache): resume checks it
             "rules": {
                 "variant": self.configs[0].variant_label,
                 "drink": self.opts.drink,

@@ -36,6 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import __version__
+from .._jitcache import source_hash
 from ..api import MAX_SEED, RULES_VERSION, VARIANTS, GameConfig, parse_variants
 from ..bots.profiles import PROFILES, check_bots
 from ..cards import ITEM_KEYS, TABLES, canonical_item_set
@@ -370,6 +371,7 @@ class Study:
             "format_version": FORMAT_VERSION,
             "package_version": __version__,
             "rules_version": RULES_VERSION,
+            "engine": source_hash(),
             "command": self.opts.command_line(),
             "seed": self.opts.seed,
             "games_per_configuration": self.opts.games,
