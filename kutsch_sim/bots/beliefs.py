@@ -48,7 +48,7 @@ from numba import njit
 
 from ..enums import EV, IK, LOC_DECK, MAX_PLAYERS, N_CARDS, OFFER_DIPLOMAT, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
 from .intrinsics import ctz_nb
-from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, N_BMEM, P_SOFT_TRUST
+from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, M_SAW_DECK, N_BMEM, P_SOFT_TRUST
 from .values import (
     C_DAGGER,
     C_GLOVES,
@@ -629,7 +629,7 @@ def clair_draw_nb(st, a, b, knew):
                 bmem[s, M_CLAIR_TOP] = nxt
                 bmem[s, M_CLAIR_2ND] = -1
                 bmem[s, M_CLAIR_DN] = dn if nxt >= 0 else -1
-        elif s != a:
+        elif s != a and bmem[s, M_SAW_DECK] != 0:  # (nobody else has cards seen in the deck)
             for x in range(N_CARDS):
                 if k_card[s, x] == LOC_DECK:
                     conf[s, x] *= keep
@@ -795,6 +795,7 @@ def observe_nb(st, typ, a, b, c, d):
         bmem[a, M_CLAIR_TOP] = b
         bmem[a, M_CLAIR_2ND] = c
         bmem[a, M_CLAIR_DN] = d
+        bmem[a, M_SAW_DECK] = 1
         for x in range(N_CARDS):  # it has just seen every card of the deck (R8)
             if k_card[a, x] == LOC_DECK:
                 conf[a, x] = 1.0
