@@ -173,10 +173,12 @@ def concat(parts: list[pd.DataFrame]) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- the generator follows the schema
 def _schema_columns() -> list[str]:
-    """Column names of docs/results_schema.md, ``{p}`` expanded to 0..9."""
+    """Column names of docs/results_schema.md (its first table, before the manifest's
+    section), ``{p}`` expanded to 0..9."""
     from pathlib import Path
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "results_schema.md").read_text()
+    text = text.split("\n## ", 1)[0]
     names = []
     for line in text.splitlines():
         parts = [x.strip() for x in line.split("|")]
