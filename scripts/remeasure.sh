@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# Regenerate every seeded figure that README.md and reports/ quote, one step after another.
+#
+#   bash scripts/remeasure.sh            # the core steps (the README's current figures)
+#   bash scripts/remeasure.sh all        # core steps, then the extras
+#   bash scripts/remeasure.sh bots_eval calibration   # just these steps
+#
+# Steps (in this order; on session 11's machine the core steps took about 6 minutes):
+#   core:   sample bots_eval variants calibration decision_checks limit_gifts wrong_decl variants_sanity
+#   extras: soft_trust fuzz cycle_profile
+#
+# What it writes:
+#   runs/remeasure/log.txt         start/end time of every step (appended)
+#   runs/remeasure/out/<step>.out/.err stdout/stderr of every step; the scripts' outputs under out/
+#   runs/remeasure/old_reports/    a copy of reports/ taken before the first step (only if absent)
+#   reports/sample-study, reports/variants-study, reports/bots   the new files, copied in place
+#   runs/sample, runs/variants     the study folders (gitignored). They stay under the repo on
+#                                  purpose: the study writes its absolute --out path into
+#                                  report.md ("Produced by: ... --out <repo>/runs/sample"),
+#                                  report.html and study_manifest.json; any other folder would
+#                                  change that line in the committed reports. RUNS=... overrides.
+# Nothing is committed. Timings (bench_table.py, host_scaling.py, compile, wall times) are not
+# seeded and are not remade here.
+set -euo pipefail
+
+REVAL=${REVAL:-runs/remeasure}
+OUT=$REVAL/out
+LOG=$REVAL/log.txt
+RUNS=${RUNS:-runs}
+PY=${PY:-python}
+
+# --- checks: the repo root, and the kutsch_sim that python imports is this checkout's ---
+if [[ ! -f pyproject.toml || ! -d kutsch_sim || ! -f scripts/bots_eval.py ]]; then
+  echo "remeasure.sh: run me from the repo root" >&2
+  exit 2
+fi
+# (from scripts/, as `python scripts/x.py` and kutsch-sim see it, not the cwd's copy)
+pkg=$(cd scripts && "$PY" -c 'import kutsch_sim, os; print(os.path.dirname(os.path.abspath(kutsch_sim.__file__)))')
+if [[ "$pkg" != "$PWD/kutsch_sim" ]]; then
+  echo "remeasure.sh: python imports kutsch_sim from $pkg, not from $PWD/kutsch_sim (pip install -e . first)" >&2
+  exit 2
+fi
+command -v kutsch-sim >/dev/null || { echo "remeasure.sh: kutsch-sim is not on PATH" >&2; exit 2; }
+
+mkdir -p "$OUT"
+
+log() { echo "$(date '+%Y-%m-%d %H:%M:%S') $*" | tee -a "$LOG"; }
+
+# A failing command inside a step ends the script (set -e); the EXIT trap logs which step.
+CUR=""
+T0=0
+trap 'rc=$?; if [[ -n "$CUR" ]]; then log "end   $CUR: FAILED (exit $rc) after $(( $(date +%s) - T0 )) s; see $OUT/$CUR.err"; fi' EXIT
+
+run_step() {
+  CUR=$1
+  T0=$(date +%s)
+  log "start $CUR"
+  "step_$CUR" >"$OUT/$CUR.out" 2>"$OUT/$CUR.err"
+  log "end   $CUR: ok, $(( $(date +%s) - T0 )) s"
+  CUR=""
+}
+
+# runs/<x>/report/{figures,tables,report.md,report.html} -> reports/<x>-study/,
+# runs/<x>/results/_manifest.json (the study manifest) -> reports/<x>-study/study_manifest.json
+copy_study() {
+  local run=$1 dest=$2
+  local f
+  for f in "$run/report/report.md" "$run/report/report.html" "$run/results/_manifest.json"; do
+    [[ -f "$f" ]] || { echo "copy_study: $f is missing" >&2; return 1; }
+  done
+  rm -rf "$dest/figures" "$dest/tables"
+  cp -r "$run/report/figures" "$dest/figures"
+  cp -r "$run/report/tables" "$dest/tables"
+  cp "$run/report/report.md" "$run/report/report.html" "$dest/"
+  cp "$run/results/_manifest.json" "$dest/study_manifest.json"
+}
+
+# ============================ core steps ============================
+
+# 1. The standard study at 14,100 games a configuration (1,001,100 smart games) -> reports/sample-study.
+#    Feeds README (the sample report: command, heatmap) and (what it shows: team balance
+#    4p full 48.9% / 10p basic+Tome 50.9%; minority 6.4%..19.4%; Drink +3.0/+1.1/+0.3/+0.2 and 7/3/1/1%
+#    of the gap; Loge solo 21-40%; full vs basic+Loge -2.3/+1.5; Bodyguard +16-20; seat gaps 1.4-3.3,
+#    51.5/51.4, 48.6/48.5), (most timeouts 0.60%, 3p basic+Coat), (failed Drink
+#    declarations, session-5 text), (Clairvoyant 47.4%, -6.7 at 4p).
+#    Command: README (+ --force); the manifest records it as
+#    `kutsch-sim study --games 14100 --seed 2026 --bots smart --out <repo>/runs/sample`.
+#    First step on purpose: after the fix the engine compiles here (3-4 min).
+step_sample() {
+  kutsch-sim study --games 14100 --seed 2026 --out "$RUNS/sample" --force
+  copy_study "$RUNS/sample" reports/sample-study
+}
+
+# 2. scripts/bots_eval.py with its defaults (200,000 head-to-head games at 6p, seed 11; symmetry
+#    1,000,000 at 6p and 100,000 at 4/8/10, seed 21; 100,000 at odd counts, seed 31; full 4/6/9,
+#    seed 41; 2 threads) -> reports/bots/bots_eval.md (its stdout) and bots_eval.json.
+#    Feeds README (6 players over 1,000,000 games show nothing), (skill table:
+#    99.5/88.6/95.8%, pure-team games; per seat 65.8%/59.2%), (mirror symmetry
+#    +0.14 etc.), (timeouts, wrong declarations, mean/median turns per count),
+#    (wrong declarations under 3%), (Drink used 5.2%/0.5%, session-5 text),
+#    (pure-team wins against random 99.5%).
+step_bots_eval() {
+  "$PY" scripts/bots_eval.py --json "$OUT/bots_eval.json" >"$OUT/bots_eval.md"
+  cp "$OUT/bots_eval.md" "$OUT/bots_eval.json" reports/bots/
+}
+
+# 3. The variants study (2,000 games a configuration, 178,000 games) -> reports/variants-study.
+#    Feeds README (advanced-3p +10.8 (+8.8 to +12.9) basic, +4.0 full; fortune-telling
+#    +0.3..+0.9 at 3/5/7/9 and its verdicts among 187 checks; smuggling: none of 44 comparisons).
+#    Command: README (+ --force); the manifest records `--variants all` expanded to
+#    smuggling,fortune-telling,advanced-3p.
+step_variants() {
+  kutsch-sim study --games 2000 --seed 2026 --variants all --out "$RUNS/variants" --force
+  copy_study "$RUNS/variants" reports/variants-study
+}
+
+# 4. Belief calibration, 3-10 players, 1,000 games each (defaults: --items full --seed 99, as the
+#    file's first line says) -> reports/bots/belief_calibration.md (its stdout).
+#    Feeds README (6p: 0.98 -> 0.96, 0.50 -> 0.51, <0.01 -> 0.002; 8/10p: 0.95-0.99 ->
+#    0.87/0.72, 0.99+ -> 0.98/0.92, <0.01 -> 0.016/0.069).
+step_calibration() {
+  "$PY" scripts/belief_calibration.py --players 3-10 --games 1000 >"$OUT/belief_calibration.md"
+  cp "$OUT/belief_calibration.md" reports/bots/belief_calibration.md
+}
+
+# 5. Decision checks, 1,000 games at 3-8 players (default --seed 11, smart, full).
+#    Feeds README (the table: Drink declarations, Mixer uses, Duelist decisions and their
+#    wrong ones). Not kept under reports/: copy the table into the README by hand.
+step_decision_checks() {
+  "$PY" scripts/decision_checks.py --games 1000 >"$OUT/decision_checks.md"
+}
+
+# 6. Hand-limit give-aways, 3-6 players (defaults: 300 games, seed 7, smart), --items full.
+#    Feeds README, the "now" columns (mean (median, max), games over 60).
+#    Not kept under reports/.
+step_limit_gifts() {
+  : >"$OUT/limit_gifts.txt"
+  for n in 3 4 5 6; do
+    "$PY" scripts/limit_gifts.py --players "$n" --items full >>"$OUT/limit_gifts.txt"
+  done
+}
+
+# 7. RECONSTRUCTED (the README quotes no command): wrong declarations as a share of declarations,
+#    100,000 smart games each, seed 2026, 5/6/7 players basic and 6 players full.
+#    Feeds README, the figures "with the session's final code" (0.29%, 0.41%, 0.20%,
+#    0.71%). Same games as `kutsch-sim simulate --players N --items I --games 100000 --seed 2026`
+#    (a game depends only on seed, configuration and game index); share as in bots_eval.py.
+#    The other figures there (0.90 -> 0.24 etc., commit 8d17f2f, and the build with the fix undone)
+#    are history and cannot be remade with this code.
+step_wrong_decl() {
+  "$PY" - >"$OUT/wrong_decl.md" <<'EOF'
+import numba
+from kutsch_sim.api import GameConfig, run_batch
+from kutsch_sim.enums import REC
+
+numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+print("| players | items | games | declarations | wrong | wrong, of declarations |")
+print("|---:|---|---:|---:|---:|---:|")
+for n, items in ((5, "basic"), (6, "basic"), (6, "full"), (7, "basic")):
+    rec = run_batch(GameConfig(n, items, ("smart",)), 2026, 0, 100_000)
+    decl = rec[:, REC.DECLARER] >= 0
+    wrong = decl & (rec[:, REC.DECL_OK] == 0)
+    print(f"| {n} | {items} | {len(rec):,} | {int(decl.sum()):,} | {int(wrong.sum()):,} | "
+          f"{100 * wrong.sum() / max(1, decl.sum()):.2f}% |", flush=True)
+EOF
+}
+
+# 8. The variants beside the base game (defaults: 2,000 games a row, full, smart, seed 1; 200 traced
+#    smuggling games). README names the script but quotes none of its figures: a sanity
+#    check only (read it for oddities), not kept under reports/.
+step_variants_sanity() {
+  "$PY" scripts/variants_sanity.py >"$OUT/variants_sanity.md"
+}
+
+# ============================ extras (`all`, or by name) ============================
+
+# 9. soft_trust duels (smart with another soft_trust against smart, full, seed 11). Feeds README
+#     which says they were measured in session 6 (commit 9002e34) and not since: remake
+#    them only if the text is to speak of the current bots. Only the first command is quoted
+#    (`--trust 0.25`, 60,000 games at 6 and 10 by default); the others are reconstructed
+#    from the text (0.35 at 10 with the default 60,000; 0.7 at 4/6/8/10 and 1.0 at 10 with 40,000).
+step_soft_trust() {
+  "$PY" scripts/soft_trust_duel.py --trust 0.25 >"$OUT/soft_trust_0.25.txt"
+  "$PY" scripts/soft_trust_duel.py --trust 0.35 --players 10 >"$OUT/soft_trust_0.35.txt"
+  "$PY" scripts/soft_trust_duel.py --trust 0.7 --players 4,6,8,10 --games 40000 >"$OUT/soft_trust_0.7.txt"
+  "$PY" scripts/soft_trust_duel.py --trust 1.0 --players 10 --games 40000 >"$OUT/soft_trust_1.0.txt"
+}
+
+# 10. Invariant fuzz (defaults: 100,000 games x 3-10 players x basic/full, seed 2026, debug mode,
+#     random bots). The README quotes no figure of it (it lists the script under Layout); random bots read no
+#     beliefs, so its games should not change at all. Exits 1 if an invariant broke.
+step_fuzz() {
+  "$PY" scripts/fuzz_invariants.py >"$OUT/fuzz_invariants.md"
+}
+
+# 11. Cycle counters of an instrumented copy (defaults: 6 players, full, smart, 4,000 games, seed 3;
+#     compiles its own copy, ~3 min). Feeds only the counts in README (110 full refreshes
+#     a game, session 8) and (788 trade and attack scores a game, session 9); its shares and
+#     cycles are timings. The other counts there (271 decisions, 94 supports, 226 events; 639/341/483
+#     at 10 players) came from event logs with no script.
+step_cycle_profile() {
+  "$PY" scripts/cycle_profile.py >"$OUT/cycle_profile.md"
+}
+
+CORE=(sample bots_eval variants calibration decision_checks limit_gifts wrong_decl variants_sanity)
+EXTRA=(soft_trust fuzz cycle_profile)
+
+if [[ $# -eq 0 ]]; then
+  steps=("${CORE[@]}")
+elif [[ $# -eq 1 && $1 == all ]]; then
+  steps=("${CORE[@]}" "${EXTRA[@]}")
+else
+  steps=("$@")
+fi
+for s in "${steps[@]}"; do
+  declare -F "step_$s" >/dev/null || { echo "remeasure.sh: no step '$s' (steps: ${CORE[*]} ${EXTRA[*]})" >&2; exit 2; }
+done
+
+# Before any step: keep the reports as they are now, for compare_reports.py (never overwritten, so a second
+# run of some steps still compares with the reports of before the first run).
+if [[ ! -d "$REVAL/old_reports" ]]; then
+  cp -r reports "$REVAL/old_reports"
+  log "copied reports/ to $REVAL/old_reports"
+fi
+
+head=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+git diff --quiet HEAD -- kutsch_sim data scripts 2>/dev/null || head="$head + uncommitted changes in kutsch_sim/data/scripts"
+log "remeasure.sh: steps ${steps[*]} at $head"
+for s in "${steps[@]}"; do
+  run_step "$s"
+done
+log "remeasure.sh: done. Next: python scripts/compare_reports.py; update the README's figures; git diff --stat reports"
