@@ -295,6 +295,34 @@ deck: Tome, Coat, Key, Mirror, Gloves
     assert np.all(st.bel_conf[1:4, rest] == 1.0)  # they never saw the deck: nothing to go stale
 
 
+def test_the_clairvoyants_cards_go_to_the_next_drawers_and_it_knows_where():
+    """R8 over whole games (smart bots, `full`, 4-7 players): after a Clairvoyant's look the
+    next draws take the card it put on top, then the second, each DRAW naming the seat that
+    knew it (its last field, seat + 1); any later draw is one nobody knew until the next look.
+    Checked on every look in 400 games, whatever the window (turn start, a Bag's or a tie's
+    draw, turn end)."""
+    looks = known = unknown = 0
+    for n in (4, 5, 6, 7):
+        cfg = GameConfig(n, "full", ("smart",))
+        for game in range(100):
+            ev = play_game(cfg, 5, game).events
+            queue, knower = [], -1
+            for r in ev:
+                typ = int(r[0])
+                if typ == EV.CLAIR:
+                    looks += 1
+                    knower = int(r[2])
+                    queue = [c for c in (int(r[3]), int(r[4])) if c >= 0]
+                elif typ == EV.DRAW:
+                    if queue:
+                        assert (int(r[3]), int(r[5])) == (queue.pop(0), knower + 1), (n, game, r)
+                        known += 1
+                    else:
+                        assert int(r[5]) == 0, (n, game, r)
+                        unknown += 1
+    assert looks >= 50 and known >= 50 and unknown >= 50, (looks, known, unknown)
+
+
 def test_diplomat_never_pays_with_its_own_victory_item_or_the_same_kind():
     """R8 Diplomat: the item demanded must be worth more than the one offered for it costs.
     (Session 10's trace reading: the bot chose the offer after deciding, and gave its own
