@@ -323,6 +323,29 @@ def test_the_clairvoyants_cards_go_to_the_next_drawers_and_it_knows_where():
     assert looks >= 50 and known >= 50 and unknown >= 50, (looks, known, unknown)
 
 
+def test_a_sextant_passer_stays_sure_of_the_card_it_passed():
+    """R8 Sextant ruling (all choose at once, then pass): the card a seat receives in the round
+    is not the one it passes on, so the seat that gave it stays sure where it is; what the
+    others knew of that seat's older cards goes stale as before. (Until session 11 a passer's
+    confidence in its card halved when the receiver's own pass was observed after its own.)"""
+    pos = """
+seat 0: Order Thug | Key, Sextant
+seat 1: Brotherhood Bodyguard | Goblet, Monocle
+seat 2: Order Hypnotist | Whip
+seat 3: Brotherhood GrandMaster | Goblet, Ring
+"""
+    script = ["0 trade 1 Sextant", "1 accept", "1 return Monocle", "0 effect yes", "0 sextant left",
+              "0 pass-on Monocle", "1 pass-on Sextant", "2 pass-on Whip", "3 pass-on Ring", "1 effect no"]
+    out = run(pos, script, turns=1)
+    st = out.state
+    passed = {0: 13, 1: 17, 2: 11, 3: 12}  # Monocle, Sextant, Whip, Ring, each to the left
+    for p, c in passed.items():
+        assert st.k_card[p, c] == (p + 1) % 4 and st.bel_conf[p, c] == 1.0, (p, c, st.bel_conf[p, c])
+    # seat 1 got the Sextant from seat 0 in the trade and passed one of its two cards on: seat 0
+    # cannot tell which, so it is still at seat 1 with probability 1/2
+    assert st.k_card[0, 17] == 1 and st.bel_conf[0, 17] == 0.5
+
+
 def test_diplomat_never_pays_with_its_own_victory_item_or_the_same_kind():
     """R8 Diplomat: the item demanded must be worth more than the one offered for it costs.
     (Session 10's trace reading: the bot chose the offer after deciding, and gave its own

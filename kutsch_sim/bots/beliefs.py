@@ -48,7 +48,7 @@ from numba import njit
 
 from ..enums import EV, IK, LOC_DECK, MAX_PLAYERS, N_CARDS, OFFER_DIPLOMAT, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
 from .intrinsics import ctz_nb
-from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_REJECTED, M_SAW_DECK, N_BMEM, P_SOFT_TRUST
+from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, M_REJECTED, M_SAW_DECK, N_BMEM, P_SOFT_TRUST
 from .values import (
     C_DAGGER,
     C_GLOVES,
@@ -95,6 +95,7 @@ OBSERVED = (
     EV.ATTACK, EV.SUPPORT, EV.BONUS, EV.MIXER, EV.RESULT, EV.DOCTOR, EV.PRIEST, EV.OFFER,
     EV.ACCEPT, EV.REJECT, EV.ANNOUNCE, EV.SEE_ITEMS, EV.SEE_ASSOC, EV.DRAW, EV.PASS_ON, EV.GIVE,
     EV.TAKE, EV.GIVE_BACK, EV.RING, EV.CLAIR, EV.DIPLO, EV.DIPLO_MISS, EV.DIPLO_BAGS, EV.SEE_ACARD,
+    EV.SEXTANT,
 )
 OBSERVED_MASK = 0
 for _t in OBSERVED:
@@ -149,6 +150,7 @@ def reset_beliefs_nb(n, asg, pair, psat, gpair, w, team, minor, fresh, conf, ctx
         bmem[s, M_CLAIR_TOP] = -1
         bmem[s, M_CLAIR_DN] = -1
         bmem[s, M_CLAIR_2ND] = -1
+        bmem[s, M_PASSED] = -1
     for j in range(N_CTX):
         ctx[j] = -1
     return na
@@ -773,12 +775,23 @@ def observe_nb(st, typ, a, b, c, d):
     elif typ == EV.DRAW:
         conf[a, b] = 1.0
         clair_draw_nb(st, a, b, d - 1)
+    elif typ == EV.SEXTANT:  # a round of passing begins (R8 Sextant)
+        for s in range(n):
+            bmem[s, M_PASSED] = -1
     elif typ == EV.PASS_ON or typ == EV.GIVE:
         h = hand_n[a]
         keep = (h - 1.0) / h if typ == EV.PASS_ON else h / (h + 1.0)
         decay_nb(conf, k_card, n, a, keep, a, b)
         conf[a, c] = 1.0
         conf[b, c] = 1.0
+        if typ == EV.PASS_ON:
+            # all choose at once, then pass (RULES, Sextant ruling): the card a received in this
+            # round is not the one it passed on, so its giver g stays sure of where it is
+            bmem[a, M_PASSED] = c
+            g = (2 * a - b + n) % n
+            cg = bmem[g, M_PASSED]
+            if cg >= 0 and k_card[g, cg] == a:
+                conf[g, cg] = 1.0
         gift_nb(st, na, b, a, c, W_GIFT * 0.5)
     elif typ == EV.TAKE:
         if c >= 0:  # logged before the move: b still holds h cards

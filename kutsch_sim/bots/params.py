@@ -57,3 +57,4 @@ M_LAST_TARGET = 7  # last seat this seat offered to
 M_LAST_CARD = 8  # last card offered
 M_CLAIR_2ND = 9  # the card the seat put second from the top with the Clairvoyant (-1)
 M_SAW_DECK = 10  # 1 once the seat has looked through the item deck (the Clairvoyant): cards seen there
+M_PASSED = 11  # the card the seat passed on in the Sextant round under way (-1)
