@@ -26,6 +26,7 @@ line it did not find.
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tempfile
@@ -51,26 +52,27 @@ def rdtsc(typingctx):
 '''
 
 # counters in st.sc[BASE + k]: k < 50 decision kinds, 50..55 parts of the action, 60 refresh
-# cycles, 61 refresh count, 62 policy cycles, 64 + t event type t, 128 the whole game
-BASE = 27
+# cycles, 61 refresh count, 62 policy cycles, 64 + t event type t, 128 the whole game;
+# BASE is the package's N_SCALARS, read from its source so that the copy needs no import
+BASE = int(re.search(r"^N_SCALARS = (\d+)$", (ROOT / "kutsch_sim" / "enums.py").read_text(), re.M).group(1))
 N_EXTRA = 129
 
 PATCHES = [
-    ("enums.py", "N_SCALARS = 27\n", f"N_SCALARS = 27 + {N_EXTRA}\n"),
+    ("enums.py", f"N_SCALARS = {BASE}\n", f"N_SCALARS = {BASE} + {N_EXTRA}\n"),
     ("engine/log.py", "from ..bots.beliefs import", "from ..tsc import rdtsc\nfrom ..bots.beliefs import"),
     ("engine/log.py", "        observe_nb(st, typ, a, b, c, d)\n",
-     "        t0 = rdtsc()\n        observe_nb(st, typ, a, b, c, d)\n        st.sc[27 + 64 + typ] += rdtsc() - t0\n"),
+     "        t0 = rdtsc()\n        observe_nb(st, typ, a, b, c, d)\n        st.sc[{B} + 64 + typ] += rdtsc() - t0\n"),
     ("engine/decide.py", "from ..enums import ERR, SC", "from ..enums import ERR, SC\nfrom ..tsc import rdtsc"),
     ("engine/decide.py", "    i = bot_choose_nb(st, seat, kind, n)\n",
-     "    t0 = rdtsc()\n    i = bot_choose_nb(st, seat, kind, n)\n    st.sc[27 + kind] += rdtsc() - t0\n"),
+     "    t0 = rdtsc()\n    i = bot_choose_nb(st, seat, kind, n)\n    st.sc[{B} + kind] += rdtsc() - t0\n"),
     ("engine/game.py", "from ..enums import", "from ..tsc import rdtsc\nfrom ..enums import"),
     ("bots/dispatch.py", "from ..rng import below_nb", "from ..rng import below_nb\nfrom ..tsc import rdtsc"),
     ("bots/dispatch.py", "            refresh_seat_nb(st, seat)\n",
      "            t0 = rdtsc()\n            refresh_seat_nb(st, seat)\n"
-     "            st.sc[27 + 60] += rdtsc() - t0\n            st.sc[27 + 61] += 1\n"),
+     "            st.sc[{B} + 60] += rdtsc() - t0\n            st.sc[{B} + 61] += 1\n"),
     ("bots/dispatch.py", "    i = choose_nb(v)\n",
-     "    t1 = rdtsc()\n    i = choose_nb(v)\n    st.sc[27 + 62] += rdtsc() - t1\n"
-     "    if kind == 0:\n        for j in range(6):\n            st.sc[27 + 50 + j] += int(v.scr[90 + j])\n"),
+     "    t1 = rdtsc()\n    i = choose_nb(v)\n    st.sc[{B} + 62] += rdtsc() - t1\n"
+     "    if kind == 0:\n        for j in range(6):\n            st.sc[{B} + 50 + j] += int(v.scr[90 + j])\n"),
     ("bots/act.py", "from ..rng import uniform_nb", "from ..rng import uniform_nb\nfrom ..tsc import rdtsc"),
     ("bots/act.py", "    mem = v.mem\n    prep_nb(v)\n",
      "    mem = v.mem\n    t0 = rdtsc()\n    prep_nb(v)\n    tp = rdtsc() - t0\n    ct = 0\n    ca = 0\n    cd = 0\n"),
@@ -87,7 +89,7 @@ PATCHES = [
      "    scr[90] = tp\n    scr[91] = ct\n    scr[92] = ca\n    scr[93] = cd\n    scr[95] = v.n_opts\n"),
 ]
 GAME_PATCH = ("engine/game.py", "def play_one_nb", "    play_nb(st)\n",
-              "    t0 = rdtsc()\n    play_nb(st)\n    st.sc[27 + 128] = rdtsc() - t0\n")
+              "    t0 = rdtsc()\n    play_nb(st)\n    st.sc[{B} + 128] = rdtsc() - t0\n")
 
 
 def instrument(pkg: Path) -> None:
@@ -98,8 +100,9 @@ def instrument(pkg: Path) -> None:
         s = f.read_text()
         if old not in s:
             sys.exit(f"cycle_profile: {rel} no longer contains {old.strip()!r}; update PATCHES")
-        f.write_text(s.replace(old, new, 1))
+        f.write_text(s.replace(old, new.replace("{B}", str(BASE)), 1))
     rel, after, old, new = GAME_PATCH
+    new = new.replace("{B}", str(BASE))
     f = pkg / rel
     s = f.read_text()
     i = s.find(after)
