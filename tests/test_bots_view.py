@@ -19,7 +19,7 @@ from numba import njit
 from kutsch_sim.api import GameConfig
 from kutsch_sim.bots.act import REASON_AT
 from kutsch_sim.bots.beliefs import A_MAX, observe_nb
-from kutsch_sim.bots.dispatch import bot_choose_nb
+from kutsch_sim.bots.dispatch import bot_choose_nb, read_seats_nb, refresh_seat_nb, seat_beliefs_nb
 from kutsch_sim.bots.params import P_NOISE
 from kutsch_sim.engine.game import action_options_nb, init_game_nb, play_turn_nb
 from kutsch_sim.engine.state import as_record, copy_state, new_state_nb
@@ -27,9 +27,12 @@ from kutsch_sim.position import Position
 from kutsch_sim.scenario import play_turns
 from kutsch_sim.script import compile_script_lines
 from kutsch_sim.enums import (
+    CLAIR_DRAW,
     DCTX_A,
     DCTX_B,
     DCTX_CARD,
+    DCTX_U,
+    DCTX_X,
     DEC,
     EV,
     LOC_DECK,
@@ -453,3 +456,121 @@ def test_team_beliefs_sum_over_assignments():
                 same = [((int(a) >> p) & 1) == (1 if mine else 0) for a in asg[:na]]
                 assert team[p] == pytest.approx(float(np.dot(w[:na], same)), abs=1e-12)
                 assert 0.0 <= team[p] <= 1.0
+
+
+@njit(cache=True)
+def refresh_and_choose_nb(st, seat, kind, k):
+    """The seat's full posterior brought up to date, then its decision (no partial refresh)."""
+    refresh_seat_nb(st, seat)
+    return bot_choose_nb(st, seat, kind, k)
+
+
+@njit(cache=True)
+def partial_then_full_nb(st, seat, kind):
+    """(whether the partial refresh served, its two seats) and the seat's P(teammate) row as
+    the partial refresh leaves it, then as a full refresh does."""
+    x, y = read_seats_nb(st, seat, kind)
+    ok = seat_beliefs_nb(st, seat, kind)
+    part = st.bel_team[seat].copy()
+    refresh_seat_nb(st, seat)
+    return ok, x, y, part, st.bel_team[seat].copy()
+
+
+def partial_cases(st, seat, other, third, rng):
+    """(kind, options, ctx A, ctx B, card, X, U) for each decision kind that reads P(teammate)
+    of one or two seats only (bots.dispatch.read_seats_nb)."""
+    n = int(st.sc[SC.N])
+    mine = [c for c in range(N_CARDS) if st.loc[c] == seat]
+    theirs = [c for c in range(N_CARDS) if st.loc[c] == other]
+    effect = [c for c in mine if c in (13, 14, 15, 16, 17, 6, 7)]  # cards with a trade effect (R9)
+    cases = [
+        (DEC.PRIEST_USE, [0, 1], third, other, -1, 0, 0),
+        (DEC.PRIEST_USE, [0, 1], other, seat, -1, 0, 0),
+        (DEC.MIXER, [-1, 1, 2], third, other, -1, int(rng.integers(0, 4)), int(rng.integers(0, 3))),
+        (DEC.DOCTOR_USE, [0, 1], third, other, -1, int(rng.integers(1, 3)), 0),
+        (DEC.WIN_CHOICE, [0, 1], seat, other, -1, 0, 0),
+        (DEC.TAKE, [-1] + theirs, seat, other, -1, 0, 0),
+        (DEC.RETURN, mine, other, seat, int(rng.integers(0, N_CARDS)), 0, 0),
+        (DEC.GIVE_NAMED, mine, other, seat, -1, 0, 0),
+        (DEC.PRIEST_GIVE, mine, seat, other, -1, 0, 0),
+        (DEC.GIVE_BACK, mine, seat, other, -1, 0, 0),
+        (DEC.SEXTANT_PASS, mine, seat, other, -1, 0, 0),
+        (DEC.SEXTANT_DIR, [0, 1], seat, -1, -1, 0, 0),
+        (DEC.CLAIR_USE, [0, 1], seat, other, -1, CLAIR_DRAW, 0),
+        (DEC.SUPPORT, [0, 1, 2], third, other, -1, 0, 0),
+    ]
+    if theirs:
+        cases.append((DEC.ACCEPT, [0, 1], other, seat, theirs[0], 0, 0))
+    if effect:
+        cases.append((DEC.SMUGGLE, [0, 1], seat, other, effect[0], 0, 0))
+    return [c for c in cases if len(c[1]) >= 2 and n >= 3]
+
+
+def set_decision(s, opts, a, b, c, x, u):
+    s.opts[: len(opts)] = opts
+    s.dctx[:] = 0
+    s.dctx[DCTX_A] = a
+    s.dctx[DCTX_B] = b
+    s.dctx[DCTX_CARD] = c
+    s.dctx[DCTX_X] = x
+    s.dctx[DCTX_U] = u
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=hs.integers(3, 10), game=hs.integers(0, 1000), turns=hs.integers(0, 40), salt=hs.integers(0, 2**31))
+def test_partial_refresh_reads_only_the_seats_a_decision_reads(n, game, turns, salt):
+    """The decisions that bring only one or two seats' P(teammate) up to date
+    (``dispatch.read_seats_nb``: supports, the Priest, the Mixer, the Doctor, acceptances,
+    returns, the winner's look and take, give-backs, the Sextant, smuggling, the
+    Clairvoyant) read no other seat's: with every other entry of the seat's P(teammate) row
+    scrambled, each decides, reasons and draws alike. And the entries they do read are the
+    full refresh's, to the bit up to 8 players (the same sums in the same order) and to
+    rounding at 9 and 10 (where the full refresh sums through bins)."""
+    st = position(n, ("smart",) * n, game, turns)
+    if st.sc[SC.OVER]:
+        return
+    rng = np.random.default_rng(salt)
+    seat = int(rng.integers(0, n))
+    others = [p for p in range(n) if p != seat]
+    other = others[int(rng.integers(0, len(others)))]
+    rest = [p for p in others if p != other]
+    third = rest[0] if rest else seat
+    for kind, opts, a, b, c, x, u in partial_cases(st, seat, other, third, rng):
+        # (1) the policy reads tm of the seats named by read_seats_nb only
+        s1, s2 = copy_state(st), copy_state(st)
+        for s in (s1, s2):
+            set_decision(s, opts, a, b, c, x, u)
+        x1, y1 = read_seats_nb(s1, seat, kind)
+        assert x1 >= -1 and y1 >= -1, kind  # a kind with a partial refresh
+        i1 = refresh_and_choose_nb(s1, seat, kind, len(opts))
+        keep = {seat, int(x1), int(y1)}
+        refresh_seat_nb(s2, seat)
+        for p in range(MAX_PLAYERS):
+            if p not in keep:
+                s2.bel_team[seat, p] = rng.random()
+        s2.bel_fresh[seat] = True  # decide from the scrambled row, as it stands
+        i2 = bot_choose_nb(s2, seat, kind, len(opts))
+        assert i1 == i2, kind
+        assert np.array_equal(s1.vw.out, s2.vw.out), kind
+        assert np.array_equal(s1.rs, s2.rs), kind
+        # (2) what the partial refresh writes is the full refresh's
+        s3 = copy_state(st)
+        set_decision(s3, opts, a, b, c, x, u)
+        refresh_seat_nb(s3, seat)  # a current list of allowed assignments
+        s3.bel_fresh[seat] = False
+        ok, px, py, part, full = partial_then_full_nb(s3, seat, kind)
+        assert ok, kind
+        for p in (px, py):
+            if 0 <= p < n:
+                if n <= 8:
+                    assert part[p] == full[p], (kind, p)
+                else:
+                    assert part[p] == pytest.approx(full[p], abs=1e-12), (kind, p)
+
+
+def test_read_seats_leaves_the_wide_decisions_to_a_full_refresh():
+    """The turn's action, the hand-limit gift and the Diplomat read every seat's P(teammate)
+    (and the action the minority and the weights): no partial refresh for them."""
+    st = position(6, ("smart",) * 6, 3, 5)
+    for kind in (DEC.ACTION, DEC.LIMIT_GIVE, DEC.DIPLO_USE):
+        assert tuple(read_seats_nb(st, 0, kind)) == (-2, -2)

@@ -405,10 +405,12 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
 
 @njit(cache=True, inline="always")
 def pair_beliefs_nb(n, me, asg, epub, epriv, kas, team, idx, key, x, y):
-    """P(x is my teammate) and P(y is), written to team[x] and team[y] -- all a fight's
-    supporter reads (R5.3) -- from the same evidence as :func:`refresh_cards_nb` in one pass
-    over the seat's list of allowed assignments (the sums in another order, so they may
-    differ from a full refresh's in the last bit). Returns False, writing nothing, if the list
+    """P(x is my teammate) and P(y is), written to team[x] and team[y] -- all that most
+    decisions read (a fight's supporter, R5.3: the two fighters; see
+    ``bots.dispatch.read_seats_nb``) -- from the same evidence as :func:`refresh_cards_nb` in
+    one pass over the seat's list of allowed assignments. Up to SMALL_N players these are the
+    full refresh's sums in the same order, so the values are the same to the bit; above, the
+    full refresh sums through bins, and the two may differ in the last bit. Returns False, writing nothing, if the list
     is out of date (the seat has seen a new association since it was made): then only a full
     refresh will do. Not for the advanced 3-player game (its hard evidence is weighed, not
     listed). Leaves the seat's other beliefs as they were (stale: the caller keeps them

@@ -34,15 +34,52 @@ def refresh_seat_nb(st, seat):
 
 
 @njit(cache=True)
-def support_beliefs_nb(st, seat):
-    """A supporter's P(teammate) of the attacker and the defender (bots.beliefs.pair_beliefs_nb),
-    its other beliefs left stale; False if only a full refresh will do."""
+def read_seats_nb(st, seat, kind):
+    """The seats whose P(teammate) the smart policy of decision ``kind`` reads, when they are
+    at most two: (x, y), -1 for none; (-2, -2) when it reads more (the turn's action, the
+    hand-limit gift, the Diplomat) or its minority or weights. Each of these policies
+    (``bots.policy``) reads ``tm`` (or ``scr[TM + p]``, prep_nb's copy) of these seats only:
+    a fight's two sides (supporters, the Priest, the Poison Mixer, the Doctor), the trading
+    partner (acceptance, return, the Diplomat's named item), the fight's loser (the winner's
+    look or take, a give-back), the Priest's attacker to be paid, the Sextant's receiver and
+    neighbours, a smuggled card's receiver, the seat about to draw (the Clairvoyant)."""
+    a = np.int64(st.dctx[DCTX_A])
+    b = np.int64(st.dctx[DCTX_B])
+    if kind == DEC.SUPPORT or kind == DEC.PRIEST_USE or kind == DEC.MIXER or kind == DEC.DOCTOR_USE:
+        return a, b
+    if kind == DEC.ACCEPT or kind == DEC.RETURN or kind == DEC.GIVE_NAMED:
+        return a, np.int64(-1)
+    if (kind == DEC.WIN_CHOICE or kind == DEC.TAKE or kind == DEC.PRIEST_GIVE or kind == DEC.GIVE_BACK
+            or kind == DEC.SEXTANT_PASS or kind == DEC.SMUGGLE or kind == DEC.CLAIR_USE):
+        return b, np.int64(-1)
+    if kind == DEC.SEXTANT_DIR:
+        n = st.sc[SC.N]
+        return np.int64((seat + 1) % n), np.int64((seat - 1 + n) % n)
+    return np.int64(-2), np.int64(-2)
+
+
+@njit(cache=True)
+def seat_beliefs_nb(st, seat, kind):
+    """Bring up to date only the P(teammate) that decision ``kind`` reads (:func:`read_seats_nb`),
+    in one pass over the seat's list of allowed assignments (bots.beliefs.pair_beliefs_nb),
+    its other beliefs left stale; False if only a full refresh will do (the decision reads
+    more, the list is out of date, or the advanced 3-player game). Up to 8 players the values
+    are those of a full refresh to the bit (the same sums in the same order); at 9 and 10 the
+    full refresh sums through bins, and the two may differ in the last bit."""
     n = st.sc[SC.N]
     if n == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0:
         return False
+    x, y = read_seats_nb(st, seat, kind)
+    if x == -2:
+        return False
+    if x < 0 or x >= n:
+        x = y
+    if y < 0 or y >= n:
+        y = x
+    if x < 0 or x >= n:
+        return True  # it reads none (the Clairvoyant's seat about to draw is nobody's)
     return pair_beliefs_nb(n, seat, st.bel_asg, st.bel_epub[st.bel_tslot[seat]], st.bel_epriv[seat],
-                           st.k_assoc[seat], st.bel_team[seat], st.bel_idx[seat], st.bel_key[seat],
-                           st.dctx[DCTX_A], st.dctx[DCTX_B])
+                           st.k_assoc[seat], st.bel_team[seat], st.bel_idx[seat], st.bel_key[seat], x, y)
 
 
 @njit(cache=True)
@@ -71,10 +108,9 @@ def bot_choose_nb(st, seat, kind, n):
     light = is_light_nb(kind)  # a fight's supports and bonuses: a smaller View, nothing taken back
     if b == BOT_SMART:
         # beliefs are a pure function of the evidence, so putting a refresh off until a
-        # decision reads them changes no game; a supporter reads P(teammate) of the two
-        # fighters only (policy.choose_support_nb), and only those are brought up to date
-        if (not st.bel_fresh[seat] and reads_beliefs_nb(kind)
-                and not (kind == DEC.SUPPORT and support_beliefs_nb(st, seat))):
+        # decision reads them changes no game; most decisions read P(teammate) of one or two
+        # seats only (a supporter: the two fighters), and only those are brought up to date
+        if not st.bel_fresh[seat] and reads_beliefs_nb(kind) and not seat_beliefs_nb(st, seat, kind):
             refresh_seat_nb(st, seat)
         if light:
             v = fill_light_nb(st, seat, kind, n, np.int64(b))

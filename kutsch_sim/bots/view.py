@@ -50,10 +50,12 @@ rs             the game's random stream, copied back after
 =============  ================================================================
 
 ``tm``, ``w`` and ``minor`` are brought up to date only for the decisions that read them
-(:func:`reads_beliefs_nb`); the other decisions see the seat's last refreshed beliefs. A
-supporter (SUPPORT, R5.3) reads P(teammate) of the two fighters only, and only those two
-entries of ``tm`` are brought up to date for it (``bots.beliefs.pair_beliefs_nb``; the
-seat's beliefs stay marked stale for its next decision).
+(:func:`reads_beliefs_nb`); the other decisions see the seat's last refreshed beliefs. Most
+decisions read P(teammate) of one or two seats only (a supporter, SUPPORT R5.3: the two
+fighters; an acceptance: the giver; the winner's look: the loser; ...,
+``bots.dispatch.read_seats_nb``), and only those entries of ``tm`` are brought up to date
+for them (``bots.beliefs.pair_beliefs_nb``; the seat's beliefs stay marked stale for its
+next decision); the turn's action, the hand-limit gift and the Diplomat get a full refresh.
 The two decisions of every fight's supporters and fighters (SUPPORT, FIGHT_PLAY: about
 110 of a 6-player game's 270 decisions) read only the context, the beliefs ``tm`` and the
 parameters, and change neither memory nor stream: :func:`fill_light_nb` copies just those
