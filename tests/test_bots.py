@@ -218,6 +218,44 @@ def _checked(configs, games):
     return c
 
 
+FIGHT = """
+seat 0: Order Thug | Key, Dagger
+seat 1: Brotherhood {occ} | {hand}
+seat 2: Order Bodyguard | Key, Knives
+seat 3: Brotherhood Hypnotist | Goblet, Whip
+seat 4: Order Clairvoyant | Key, Ring
+deck: Privilege, Sextant
+"""
+FIGHT_BOTS = ["first", "smart", "first", "first", "first"]  # supporters "first": neutral
+
+
+def test_doctor_is_spent_only_when_the_loser_has_something_of_ours_to_lose():
+    """R5.7, R8 Doctor, issue 3 item 3 (each once-only occupation spent on purpose): a smart
+    Doctor that loses a fight to an unknown attacker (Thug with the Dagger, 2 against 1)
+    cancels it when it holds a victory item of its team (a Goblet the winner could take), and
+    keeps the Doctor when the winner could take nothing of ours. (Until session 12 it cancelled
+    the first fight a likelier teammate lost, whatever was at stake.)"""
+    script = ["0 attack 1", "0 play dagger yes"]
+    out = run(FIGHT.format(occ="Doctor", hand="Goblet, Monocle"), script, turns=1, bots=FIGHT_BOTS)
+    assert [(e.a, e.b) for e in out.of("doctor")] == [(1, 0)]
+    out = run(FIGHT.format(occ="Doctor", hand="Tome, Monocle"), script, turns=1, bots=FIGHT_BOTS)
+    assert out.of("doctor") == [] and len(out.of("result")) == 1
+
+
+def test_priest_defends_its_holder_only_when_enough_is_at_stake():
+    """R8 Priest, issue 3 item 3: attacked by a seat it knows nothing of (P(teammate) 0.4 at 5
+    players), a smart Priest holding one victory item of its team keeps the Priest (stake
+    0.6 x 2.5 = 1.5, under 1.6); holding the other team's Key as well it stops the fight
+    (0.6 x 3.5 = 2.1). (Until session 12 the threshold was 1.2, and the Priest stopped the
+    first attack on its holder in most games.)"""
+    out = run(FIGHT.format(occ="Priest", hand="Goblet, Monocle"), ["0 attack 1", "0 play dagger yes"], turns=1,
+              bots=FIGHT_BOTS)
+    assert out.of("priest") == [] and len(out.of("result")) == 1
+    pos = FIGHT.format(occ="Priest", hand="Goblet, Key").replace("Key, Ring", "Gloves, Ring")  # (3 Keys in all)
+    out = run(pos, ["0 attack 1"], turns=1, bots=FIGHT_BOTS)
+    assert [e.a for e in out.of("priest")] == [1] and out.of("result") == []
+
+
 def test_poison_mixer_is_kept_when_the_ring_already_decided_for_its_side():
     """R5.6 then R8: after a Poison Ring broke the tie, naming the same winner with the
     once-only Poison Mixer changes nothing (the bot once did so in 7 of ~60 games)."""
