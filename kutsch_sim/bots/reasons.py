@@ -53,7 +53,7 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
     ("hypno_none", "hypnotises nobody", "none"),
     ("mixer", "uses the Poison Mixer: seat {target} wins", "none"),
     ("mixer_none", "keeps the Poison Mixer", "none"),
-    ("doctor", "uses the Doctor: seat {target}, likely teammate, loses nothing", "none"),
+    ("doctor", "uses the Doctor: the loser, seat {target}, likely on its side, keeps its victory items", "none"),
     ("doctor_none", "keeps the Doctor", "none"),
     ("priest", "uses the Priest: stops the attack on seat {target}", "none"),
     ("priest_none", "keeps the Priest", "none"),
