@@ -33,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # the parts of a smart game, by the jitted function's module (first match wins)
 PARTS = {
-    "beliefs": ("bots.beliefs", "bots.dispatch.refresh_seat_nb", "bots.dispatch.hard_seat_nb",
+    "beliefs": ("bots.beliefs", "bots.dispatch.refresh_seat_nb", "bots.dispatch.seat_beliefs_nb",
+                "bots.dispatch.hard_seat_nb",
                 "__ieee754_exp", "exp@", "__expm1", "__tanh"),
     "view and dispatch": ("bots.view", "bots.dispatch", "bots.policy.choose_nb"),
     "option scoring": ("bots.values", "bots.act", "bots.policy"),

@@ -282,8 +282,9 @@ def mirror(st) -> object:
     full = (1 << n) - 1
     index = {int(a): i for i, a in enumerate(st.bel_asg[:na])}
     perm = np.array([index[(~int(a)) & full] for a in st.bel_asg[:na]])
-    m.bel_epub[:, perm] = st.bel_epub[:, :na]
-    m.bel_epriv[:, perm] = st.bel_epriv[:, :na]
+    if n <= 8:  # from 9 players the factors are kept per split of the table, the same split
+        m.bel_epub[:, perm] = st.bel_epub[:, :na]  # with the names swapped (beliefs.make_assignments_nb)
+        m.bel_epriv[:, perm] = st.bel_epriv[:, :na]
     for p in range(MAX_PLAYERS):
         top = st.bmem[p, 4]
         if top >= 0:
@@ -371,8 +372,9 @@ def test_soft_evidence_factors_match_the_log_weights(n):
             t = float(params[p, P_SOFT_TRUST])
             pub, priv = log_weights(st, p, na)
             row = st.bel_epub[int(st.bel_tslot[p])]
-            np.testing.assert_allclose(row[:na], np.exp(t * pub[:na]), rtol=1e-11)
-            np.testing.assert_allclose(st.bel_epriv[p, :na], np.exp(priv[:na]), rtol=1e-11)
+            nk = na if n <= 8 else na // 2  # kept: from 9 players the first half (beliefs.kept_nb)
+            np.testing.assert_allclose(row[:nk], np.exp(t * pub[:nk]), rtol=1e-11)
+            np.testing.assert_allclose(st.bel_epriv[p, :nk], np.exp(priv[:nk]), rtol=1e-11)
             refresh_seat_nb(st, p)
             w, team, minor = np.zeros(A_MAX), np.zeros(10), np.zeros(10)
             refresh_nb(n, p, na, st.bel_asg, pub, priv, st.k_assoc[p], t, w, team, minor)
@@ -397,48 +399,165 @@ def random_knowledge(rng, n):
 
 
 def test_supporter_beliefs_match_a_full_refresh():
-    """A supporter's P(teammate) of the two fighters (pair_beliefs_nb, one pass over the
-    seat's list) equals the full refresh's to rounding, at every player count; with the list
-    out of date (a new association seen) it declines and writes nothing (R5.3)."""
-    from kutsch_sim.bots.beliefs import N_BINS, make_assignments_nb, pair_beliefs_nb, refresh_cards_nb
+    """A supporter's P(teammate) of the two fighters (pair_beliefs_nb) equals the full
+    refresh's to rounding, at every player count (R5.3). Up to 8 players it sums over the
+    seat's list of allowed assignments: with no list, or the list out of date (a new
+    association seen), it declines and writes nothing. From 9 it tests the hard evidence
+    itself, eight assignments at a time, and needs no list."""
+    from kutsch_sim.bots.beliefs import A_PAD, N_BINS, make_assignments_nb, pair_beliefs_nb, refresh_cards_nb
 
     rng = np.random.default_rng(8)
     kac = np.full((1, 3), -1, np.int8)
     checked = 0
     for n in range(3, 11):
-        asg = np.zeros(A_MAX, np.int32)
+        asg = np.zeros(A_PAD, np.int32)
         na = make_assignments_nb(n, asg)
         for _ in range(8):
             me, kas = random_knowledge(rng, n)
-            epub, epriv = np.exp(0.5 * rng.normal(size=A_MAX)), np.exp(rng.normal(size=A_MAX))
+            epub, epriv = np.exp(0.5 * rng.normal(size=A_PAD)), np.exp(rng.normal(size=A_PAD))
             idx, key = np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64)
-            w, team, minor, bins = np.zeros(A_MAX), np.zeros(10), np.zeros(10), np.zeros(N_BINS)
+            w, team, minor, bins = np.zeros(A_PAD), np.zeros(10), np.zeros(10), np.zeros(N_BINS)
             x, y = (int(s) for s in rng.choice([p for p in range(n) if p != me], size=2, replace=False))
             partial = np.full(10, -7.0)
-            assert not pair_beliefs_nb(n, me, asg, epub, epriv, kas, partial, idx, key, x, y)  # no list yet
-            assert (partial == -7.0).all()
-            refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, False, True, bins, idx, key)
-            if w[:na].sum() == 0:  # the random knowledge fits no assignment
+            out = np.zeros(3)
+            if n <= 8:
+                assert not pair_beliefs_nb(n, me, na, asg, epub, epriv, kas, partial, idx, key, x, y, out)  # no list
+                assert (partial == -7.0).all()
+            for _seen in range(2):
+                refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, False, True, bins, idx, key)
+                if w[:na].sum() == 0:  # the random knowledge fits no assignment
+                    break
+                partial[:] = -7.0
+                assert pair_beliefs_nb(n, me, na, asg, epub, epriv, kas, partial, idx, key, x, y, out)
+                assert partial[x] == pytest.approx(team[x], abs=1e-12)
+                assert partial[y] == pytest.approx(team[y], abs=1e-12)
+                assert 0.0 <= partial[x] <= 1.0 and 0.0 <= partial[y] <= 1.0
+                others = [p for p in range(10) if p not in (x, y)]
+                assert (partial[others] == -7.0).all()
+                checked += 1
+                unknown = [p for p in range(n) if kas[p] < 0]
+                if not unknown:
+                    break
+                kas[unknown[0]] = 0  # the seat sees one more association
+                if n <= 8:  # its list is out of date
+                    assert not pair_beliefs_nb(n, me, na, asg, epub, epriv, kas, partial, idx, key, x, y, out)
+    assert checked >= 70
+
+
+def test_vector_pair_sums_follow_the_written_order():
+    """intrinsics.pair_sums_nb: lane j sums the allowed assignments i = j mod 8 in turn,
+    the lanes are added pairwise -- the same bits as that order written out in Python, so
+    the sums cannot depend on the machine's vector width; my teammates in each assignment
+    are the seats on my side of it; entries past ``nc`` (here NaN) are read but not
+    counted; and an assignment the hard evidence rules out adds nothing."""
+    from kutsch_sim.bots.beliefs import A_PAD, make_assignments_nb
+    from kutsch_sim.bots.intrinsics import pair_sums_nb
+
+    @njit
+    def sums(epub, epriv, asg, out, nc, kmask, want, me, full, x, y):
+        pair_sums_nb(epub, epriv, asg, out, nc, kmask, want, me, full, x, y)
+
+    rng = np.random.default_rng(13)
+    for n in (3, 6, 9, 10):
+        asg = np.zeros(A_PAD, np.int32)
+        na = make_assignments_nb(n, asg)
+        full = (1 << n) - 1
+        for _ in range(20):
+            nc = int(rng.integers(1, na + 1))
+            epub, epriv = np.exp(rng.normal(size=A_PAD)), np.exp(rng.normal(size=A_PAD))
+            epub[nc:] = np.nan
+            me = int(rng.integers(0, n))
+            kmask = int(rng.integers(0, 1 << n)) | (1 << me)
+            want = (int(rng.integers(0, 1 << n)) & kmask) | (1 << me)
+            x, y = (int(v) for v in rng.integers(0, n, size=2))
+            out = np.zeros(3)
+            sums(epub, epriv, asg, out, nc, kmask, want, me, full, x, y)
+            lanes = np.zeros((3, 8))
+            for i in range(nc):
+                a = int(asg[i])
+                s = a if (a >> me) & 1 else ~a & full
+                if (s ^ want) & kmask:
+                    continue
+                e = epub[i] * epriv[i]
+                lanes[0, i % 8] += e
+                lanes[1, i % 8] += e if (s >> x) & 1 else 0.0
+                lanes[2, i % 8] += e if (s >> y) & 1 else 0.0
+            for k in range(3):
+                v = lanes[k]
+                want_k = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
+                assert out[k] == want_k, (n, k)
+
+
+def pairwise_evidence(rng, n, me, asg, na):
+    """Log-weights per assignment made, as the observer makes them, of pairs of seats: a
+    public weight for each pair together, a private one for me with each giver."""
+    wpub = np.triu(rng.normal(size=(n, n)), 1)
+    wpriv = rng.normal(size=n)
+    pub, priv = np.zeros(A_MAX), np.zeros(A_MAX)
+    for i in range(na):
+        a = int(asg[i])
+        for x in range(n):
+            for y in range(x + 1, n):
+                if ((a >> x) ^ (a >> y)) & 1 == 0:
+                    pub[i] += wpub[x, y]
+            if x != me and ((a >> x) ^ (a >> me)) & 1 == 0:
+                priv[i] += wpriv[x]
+    return pub, priv
+
+
+def test_half_the_assignments_give_the_whole_posterior():
+    """From 9 players the beliefs keep the splits of the table with seat 0 in the Order
+    and read each as the split it stands for (beliefs.make_assignments_nb). With evidence
+    about pairs of seats, as all of it is, that is the posterior over every assignment the
+    seat's hard evidence allows, written out by brute force: P(teammate) of every seat and
+    P(my team is the minority) at 9 (R7), for a seat of either team."""
+    from kutsch_sim.bots.beliefs import make_assignments_nb, refresh_nb
+    from kutsch_sim.enums import ORDER
+
+    rng = np.random.default_rng(21)
+    checked = 0
+    for n in (9, 10):
+        asg = np.zeros(256, np.int32)
+        na = make_assignments_nb(n, asg)
+        h = na // 2
+        full = (1 << n) - 1
+        assert all(int(asg[h + i]) == ~int(asg[i]) & full for i in range(h))
+        assert len(set(asg[:na].tolist())) == na
+        for _ in range(12):
+            me, kas = random_knowledge(rng, n)
+            pub, priv = pairwise_evidence(rng, n, me, asg, na)
+            w, team, minor = np.zeros(A_MAX), np.zeros(10), np.zeros(10)
+            refresh_nb(n, me, na, asg, pub, priv, kas, 0.7, w, team, minor)
+            mine = 1 if kas[me] == ORDER else 0
+            tot, tp, hard, hard_min, soft_min = 0.0, np.zeros(n), 0, 0, 0.0
+            for i in range(na):
+                a = int(asg[i])
+                if any(kas[p] >= 0 and ((a >> p) & 1) != (1 if kas[p] == ORDER else 0) for p in range(n)):
+                    continue
+                wt = np.exp(0.7 * pub[i] + priv[i])
+                mates = [((a >> p) & 1) == mine for p in range(n)]
+                small = sum(mates) == (n - 1) // 2
+                tot += wt
+                tp += wt * np.array(mates)
+                hard += 1
+                hard_min += small
+                soft_min += wt * small
+            if hard == 0:
                 continue
-            assert pair_beliefs_nb(n, me, asg, epub, epriv, kas, partial, idx, key, x, y)
-            assert partial[x] == pytest.approx(team[x], abs=1e-12)
-            assert partial[y] == pytest.approx(team[y], abs=1e-12)
-            assert 0.0 <= partial[x] <= 1.0 and 0.0 <= partial[y] <= 1.0
-            others = [p for p in range(10) if p not in (x, y)]
-            assert (partial[others] == -7.0).all()
+            np.testing.assert_allclose(team[:n], tp / tot, rtol=1e-12, atol=1e-13)
+            expect = min(hard_min / hard, soft_min / tot) if n % 2 == 1 else 0.0
+            assert minor[me] == pytest.approx(expect, rel=1e-12, abs=1e-13)
+            assert w[:na].sum() == pytest.approx(1.0, rel=1e-12)
             checked += 1
-            unknown = [p for p in range(n) if kas[p] < 0]
-            if unknown:  # the seat sees one more association: its list is out of date
-                kas[unknown[0]] = 0
-                assert not pair_beliefs_nb(n, me, asg, epub, epriv, kas, partial, idx, key, x, y)
-    assert checked >= 40
+    assert checked >= 16
 
 
 def test_team_beliefs_sum_over_assignments():
-    """refresh_nb's P(teammate), summed from half-seat bins, is the plain sum over the
-    assignments of the normalised weights (random evidence, every player count)."""
+    """refresh_nb's P(teammate) is the plain sum over the assignments of the normalised
+    weights, and at odd counts P(my team is the minority) the lower of its share among the
+    assignments the hard evidence allows and its posterior weight (R7) -- from 9 players
+    summed eight assignments at a time in vectors (random evidence, every player count)."""
     from kutsch_sim.bots.beliefs import make_assignments_nb, refresh_nb
-    from kutsch_sim.enums import ORDER
 
     rng = np.random.default_rng(5)
     for n in range(3, 11):
@@ -451,11 +570,23 @@ def test_team_beliefs_sum_over_assignments():
             refresh_nb(n, me, na, asg, pub, priv, kas, 0.7, w, team, minor)
             if w[:na].sum() == 0:  # the random knowledge fits no assignment
                 continue
-            mine = kas[me] == ORDER
+            full = (1 << n) - 1
+            side = [int(a) if (int(a) >> me) & 1 else ~int(a) & full for a in asg[:na]]  # my side of each split
             for p in range(n):
-                same = [((int(a) >> p) & 1) == (1 if mine else 0) for a in asg[:na]]
+                same = [(s >> p) & 1 == 1 for s in side]
                 assert team[p] == pytest.approx(float(np.dot(w[:na], same)), abs=1e-12)
                 assert 0.0 <= team[p] <= 1.0
+            allowed = [all(kas[p] < 0 or ((s >> p) & 1) == (1 if kas[p] == kas[me] else 0) for p in range(n))
+                       for s in side]
+            if n > 8:
+                allowed[na // 2:] = [False] * (na - na // 2)  # only the first half is kept
+            small = [bin(s).count("1") == (n - 1) // 2 for s in side]
+            assert np.all(w[:na][np.logical_not(allowed)] == 0.0)
+            if n % 2 == 1:
+                hard = sum(a and m for a, m in zip(allowed, small, strict=True)) / sum(allowed)
+                assert minor[me] == pytest.approx(min(hard, float(np.dot(w[:na], small))), abs=1e-12)
+            else:
+                assert minor[me] == 0.0
 
 
 @njit(cache=True)

@@ -25,11 +25,23 @@ same team]`` and, for the refresh, as the factor exp(log-likelihood) per assignm
 Drink declaration loses the game, the lower of the estimates from hard evidence alone and
 from all of it), and keeps the normalised weights in ``bel_w[s]`` for joint questions
 ("are all of these my teammates?"). It runs lazily: only for a seat that is about to decide
-and whose evidence changed (``bel_fresh``). Cost per refresh: one pass over the seat's list
-of the assignments its hard evidence allows (10 at 6 players, 126 at 10; the list is made
-again when it sees a new association), two multiplications and a few additions each, no
-exp: the factors are brought up to date once per event, for every trust in play, by one exp
-and one multiplication per assignment touched.
+and whose evidence changed (``bel_fresh``). Cost per refresh: up to 8 players one pass over
+the seat's list of the assignments its hard evidence allows (10 at 6 players, 35 at 8; the
+list is made again when it sees a new association), from 9 one pass over all 252 in
+vectors of eight (``intrinsics.team_sums_nb``, the hard evidence tested on the way, in an
+order written down so that every machine gets the same bits); two multiplications and a
+few additions each, no exp: the factors are brought up to date once per event, for every
+trust in play, by one exp and one multiplication per assignment touched. Arrays the vector
+sums read (``bel_asg``, ``bel_epub``, ``bel_epriv``, ``bel_w``) are A_PAD = 256 long.
+
+Halving above 8 players. Every piece of evidence is about a pair of seats, together or
+apart, so an assignment and its complement (the same split of the table with the teams'
+names swapped) always carry the same factors; and a seat that knows its own team allows
+exactly one of the two. So from 9 players the assignments are listed with the 126 that put
+seat 0 in the Order first and their complements after them (:func:`make_assignments_nb`),
+the factors are kept for the first half only (:func:`kept_nb`), and a seat reads each of
+those as the split it stands for: its teammates are the seats on its side of it, whichever
+name that side has. The same posterior as over all 252, from half the work.
 
 Item beliefs. The engine keeps ``k_card[s, c]``, the seat where s last saw card c.
 ``bel_conf[s, c]`` is s's probability that c is still there: each time the holder passes
@@ -47,7 +59,7 @@ import numpy as np
 from numba import njit
 
 from ..enums import EV, IK, LOC_DECK, MAX_PLAYERS, N_CARDS, OFFER_DIPLOMAT, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
-from .intrinsics import ctz_nb
+from .intrinsics import T_HARD, T_HARD_MIN, T_MIN, T_Z, ctz_nb, pair_sums_nb, team_sums_nb
 from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, M_REJECTED, M_SAW_DECK, N_BMEM, P_SOFT_TRUST
 from .values import (
     C_DAGGER,
@@ -63,9 +75,9 @@ from .values import (
 )
 
 A_MAX = 252  # C(10, 5): the most team assignments at any player count
-SMALL_N = 8  # refresh_cards_nb sums P(teammate) per assignment up to here, through half-seat bins above
-ACC = 128  # refresh scratch: two copies of 64 bins, then two sets of four sums
-N_BINS = ACC + 8
+A_PAD = 256  # length of the arrays the vector sums read whole (intrinsics.pair_sums_nb: 8 at a time)
+SMALL_N = 8  # refresh_cards_nb sums over the seat's list up to here, over every assignment in vectors above
+N_BINS = 16  # a refresh's scratch: the vector sums (intrinsics.team_sums_nb writes 14)
 
 # weights of soft evidence (log-likelihood ratio per unit of soft_trust)
 W_SUPPORT = 0.7  # a supporter is with the side it supports and against the other
@@ -116,14 +128,32 @@ def popcount_nb(x):
 @njit(cache=True)
 def make_assignments_nb(n, asg):
     """Write every possible team assignment at n players into asg (bit p = seat p is in
-    the Order); return how many (R2.2: equal teams at even n, either team one short at odd n)."""
+    the Order); return how many (R2.2: equal teams at even n, either team one short at odd n).
+    Above SMALL_N, those with seat 0 in the Order come first and their complements (the same
+    split of the table, the teams' names swapped) follow in the same order: all evidence is
+    about pairs of seats (same team or not), so an assignment and its complement always
+    weigh the same, and from 9 players the beliefs keep and read the first half only (see
+    the module doc)."""
     k = 0
+    full = (1 << n) - 1
     for m in range(1 << n):
         c = popcount_nb(m)
-        if (n % 2 == 0 and 2 * c == n) or (n % 2 == 1 and (2 * c == n - 1 or 2 * c == n + 1)):
+        fits = (n % 2 == 0 and 2 * c == n) or (n % 2 == 1 and (2 * c == n - 1 or 2 * c == n + 1))
+        if fits and (n <= SMALL_N or (m & 1) == 1):
             asg[k] = m
             k += 1
+    if n > SMALL_N:
+        for j in range(k):
+            asg[k + j] = (~asg[j]) & full
+        k *= 2
     return k
+
+
+@njit(cache=True, inline="always")
+def kept_nb(n, na):
+    """How many assignments the beliefs keep up to date and read: all up to SMALL_N, the
+    first half (seat 0 in the Order) above (:func:`make_assignments_nb`)."""
+    return na if n <= SMALL_N else na // 2
 
 
 @njit(cache=True)
@@ -192,13 +222,18 @@ def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
     """Seat ``me``'s posterior (base rules) from log-weights: pub (public soft evidence, weighed
     by ``trust``) and priv (its private evidence). :func:`refresh_cards_nb` keeps them as
     factors (``bel_epub``, ``bel_epriv``); this turns the logs into factors first (tests)."""
-    epub = np.ones(A_MAX)
-    epriv = np.ones(A_MAX)
+    epub = np.ones(A_PAD)
+    epriv = np.ones(A_PAD)
+    asgp = np.zeros(A_PAD, np.int32)
+    wp = np.zeros(A_PAD)
     for i in range(na):
         epub[i] = np.exp(trust * pub[i])
         epriv[i] = np.exp(priv[i])
-    refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, np.full((1, 3), -1, np.int8), False, True,
+        asgp[i] = asg[i]
+    refresh_cards_nb(n, me, na, asgp, epub, epriv, kas, wp, team, minor, np.full((1, 3), -1, np.int8), False, True,
                      np.zeros(N_BINS), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64))
+    for i in range(na):
+        w[i] = wp[i]
 
 
 @njit(cache=True)
@@ -247,45 +282,6 @@ def weight_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full):
 
 
 @njit(cache=True, inline="always")
-def weigh_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full, bins, off, lmask, nlo, lo, acc):
-    """One allowed assignment of a refresh (see :func:`refresh_cards_nb`): its weight goes to
-    w, to the bins (from ``off``) of its low and high half of my teammates, and to the sums
-    at bins[acc:acc + 4]: weight, weight from hard evidence alone, and both again where my
-    team is the minority (code >= 256)."""
-    hard, e, same = weight_nb(code, w, asg, epub, epriv, adv, soft, mine_order, full)
-    bins[off + (same & lmask)] += e
-    bins[off + nlo + (same >> lo)] += e
-    bins[acc] += e
-    bins[acc + 1] += hard
-    minority = code >= 256  # branch-free: adding 0.0 changes nothing
-    bins[acc + 2] += e if minority else 0.0
-    bins[acc + 3] += hard if minority else 0.0
-
-
-@njit(cache=True, inline="always")
-def half_sums_nb(bins, off, nb, team, p0, k):
-    """team[p0 + p] = the sum of bins[off + b] over the b with bit p set, p < k <= 5 (five
-    running sums side by side: bits beyond k stay 0 for b < nb = 2^k)."""
-    t0 = t1 = t2 = t3 = t4 = 0.0
-    for b in range(nb):  # branch-free: adding x * 0 changes nothing
-        x = bins[off + b]
-        t0 += x * (b & 1)
-        t1 += x * ((b >> 1) & 1)
-        t2 += x * ((b >> 2) & 1)
-        t3 += x * ((b >> 3) & 1)
-        t4 += x * ((b >> 4) & 1)
-    team[p0] = t0
-    if k > 1:
-        team[p0 + 1] = t1
-    if k > 2:
-        team[p0 + 2] = t2
-    if k > 3:
-        team[p0 + 3] = t3
-    if k > 4:
-        team[p0 + 4] = t4
-
-
-@njit(cache=True, inline="always")
 def known_nb(n, kas):
     """The seat's hard knowledge of associations as bit masks: (seats whose team it has seen,
     those of them in the Order); what its list of allowed assignments is made for."""
@@ -311,42 +307,58 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
     cards the seat has seen (``kac``, its k_acard row), weighed exactly by
     :func:`deal_counts_nb` (a seen card makes its seat's team likelier, not certain).
     ``soft`` False: hard evidence only (the greedy bot), epub and epriv are not read.
-    Up to SMALL_N players each assignment's weight is added to the sum of each seat on my
-    team in it. Above, ``bins`` (float64[N_BINS] scratch) takes the weight of each assignment
-    in the bin of its low half of seats and in the bin of its high half, and P(teammate) of
-    each seat is summed from the bins (2 x 32 x 5 terms at 10 players instead of 126 x 10). ``idx`` (int16[A_MAX])
-    and ``key`` (int64[2]) are the seat's list of the assignments its hard evidence allows
-    (index + 256 if its team is then the minority) and what that list was made for (the seen
-    associations; -1: none yet) with its length: the list is made again only when the seat
-    has seen a new association (always in the advanced 3-player game), and w stays 0 off it."""
+    ``bins`` is float64[N_BINS] scratch.
+    Up to SMALL_N players the sums run over the seat's list of the assignments its hard
+    evidence allows, each assignment's weight added to the sum of each seat on my team in
+    it. ``idx`` (int16[A_MAX]) and ``key`` (int64[2]) are that list (index + 256 if my
+    team is then the minority) and what it was made for (the seen associations; -1: none
+    yet) with its length: the list is made again only when the seat has seen a new
+    association (always in the advanced 3-player game), and w stays 0 off it. From 9
+    players one pass over the 126 splits of the table kept (see the module doc), eight at a
+    time in vectors, tests the hard evidence and sums everything at once
+    (``intrinsics.team_sums_nb``; asg, epub, epriv and w must be A_PAD long; not for a
+    hard-evidence-only refresh); w is then the weight of each split, 0 past the first half."""
     kmask, kval = known_nb(n, kas)
     full = (1 << n) - 1
     mine_order = (kval >> int(me)) & 1
     small = (n - 1) // 2
     odd = n % 2 == 1
-    lo = n // 2  # seats 0..lo-1 are the low half, lo..n-1 the high half
-    nlo = 1 << lo
-    nhi = 1 << (n - lo)
-    lmask = nlo - 1
-    if adv:
-        deal_counts_nb(na, asg, kac, w)  # w holds the counts until overwritten below
-    k = kmask * 1024 + kval
-    if adv or key[0] != k:
+    dense = n > SMALL_N
+    if dense:
+        if adv or not soft:
+            raise ValueError("refresh_cards_nb: above 8 players the refresh weighs all the evidence")
+        if len(asg) < A_PAD or len(epub) < A_PAD or len(epriv) < A_PAD or len(w) < A_PAD or len(bins) < 14:
+            raise ValueError("refresh_cards_nb: arrays shorter than A_PAD")
+        want = kval if mine_order == 1 else (~kval) & full
+        nk = kept_nb(n, na)
+        team_sums_nb(epub, epriv, asg, w, bins, nk, kmask, want, me, full, small)
+        z = bins[T_Z]  # all the evidence
+        zh = bins[T_HARD]  # hard evidence alone (see below)
+        zs = bins[T_MIN]  # where my team is the minority, all the evidence
+        zm = bins[T_HARD_MIN]  # the same, hard evidence alone
+        for p in range(n):
+            team[p] = bins[p]
         m = 0
-        for i in range(na):
-            a = asg[i]
-            if ((a ^ kval) & kmask) != 0 or (adv and w[i] <= 0.0):
-                w[i] = 0.0
-                continue
-            same = a if mine_order == 1 else (~a) & full
-            idx[m] = i + (256 if odd and popcount_nb(same) == small else 0)
-            m += 1
-        key[0] = k
-        key[1] = m
-    m = key[1]
-    if n <= SMALL_N:
-        # few assignments: each one's weight straight into each seat's sum (at 6 players
-        # about 90 ns a refresh, against 130 through the bins)
+    else:
+        nk = 0
+        if adv:
+            deal_counts_nb(na, asg, kac, w)  # w holds the counts until overwritten below
+        k = kmask * 1024 + kval
+        if adv or key[0] != k:
+            m = 0
+            for i in range(na):
+                a = asg[i]
+                if ((a ^ kval) & kmask) != 0 or (adv and w[i] <= 0.0):
+                    w[i] = 0.0
+                    continue
+                same = a if mine_order == 1 else (~a) & full
+                idx[m] = i + (256 if odd and popcount_nb(same) == small else 0)
+                m += 1
+            key[0] = k
+            key[1] = m
+        m = key[1]
+        # each assignment's weight straight into each seat's sum (at 6 players about 90 ns a
+        # refresh, against 130 through half-seat bins)
         z = zh = zs = zm = 0.0
         for p in range(n):
             team[p] = 0.0
@@ -360,25 +372,6 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
             zm += hard if minority else 0.0
             for p in range(n):
                 team[p] += e if (same >> p) & 1 else 0.0
-    else:
-        nb = nlo + nhi
-        for b in range(2 * nb):
-            bins[b] = 0.0
-        for b in range(8):
-            bins[ACC + b] = 0.0
-        # two interleaved halves of the list (even and odd entries, each with its own copy of
-        # the bins and its own four sums), so that consecutive additions do not wait for each other
-        for j in range(m):
-            weigh_nb(idx[j], w, asg, epub, epriv, adv, soft, mine_order, full, bins, (j & 1) * nb, lmask, nlo, lo,
-                     ACC + 4 * (j & 1))
-        z = bins[ACC] + bins[ACC + 4]  # all the evidence
-        zh = bins[ACC + 1] + bins[ACC + 5]  # hard evidence alone (see below)
-        zs = bins[ACC + 2] + bins[ACC + 6]  # where my team is the minority, all the evidence
-        zm = bins[ACC + 3] + bins[ACC + 7]  # the same, hard evidence alone
-        for b in range(nb):
-            bins[b] += bins[nb + b]
-        half_sums_nb(bins, 0, nlo, team, 0, lo)
-        half_sums_nb(bins, nlo, nhi, team, lo, n - lo)
     if z <= 0.0:  # no assignment left (a position built without set-up): stay at the prior
         for p in range(n):
             team[p] = 0.5
@@ -386,8 +379,12 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
         minor[me] = 0.0
         return
     inv = 1.0 / z
-    for j in range(m):
-        w[idx[j] & 255] *= inv
+    if dense:
+        for i in range(nk):
+            w[i] *= inv
+    else:
+        for j in range(m):
+            w[idx[j] & 255] *= inv
     for p in range(n):  # a sum in another order than z's may exceed it by a rounding error
         team[p] = min(team[p] * inv, 1.0)
     # P(minority) decides a Drink of Power declaration, which loses the game when wrong. From
@@ -404,33 +401,45 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
 
 
 @njit(cache=True, inline="always")
-def pair_beliefs_nb(n, me, asg, epub, epriv, kas, team, idx, key, x, y):
+def pair_beliefs_nb(n, me, na, asg, epub, epriv, kas, team, idx, key, x, y, out):
     """P(x is my teammate) and P(y is), written to team[x] and team[y] -- all that most
     decisions read (a fight's supporter, R5.3: the two fighters; see
-    ``bots.dispatch.read_seats_nb``) -- from the same evidence as :func:`refresh_cards_nb` in
-    one pass over the seat's list of allowed assignments. Up to SMALL_N players these are the
-    full refresh's sums in the same order, so the values are the same to the bit; above, the
-    full refresh sums through bins, and the two may differ in the last bit. Returns False, writing nothing, if the list
-    is out of date (the seat has seen a new association since it was made): then only a full
-    refresh will do. Not for the advanced 3-player game (its hard evidence is weighed, not
-    listed). Leaves the seat's other beliefs as they were (stale: the caller keeps them
-    marked so)."""
+    ``bots.dispatch.read_seats_nb``) -- from the same evidence as :func:`refresh_cards_nb`.
+    Up to SMALL_N players in one pass over the seat's list of allowed assignments, the full
+    refresh's sums in the same order, so the values are the same to the bit; it returns
+    False, writing nothing, if the list is out of date (the seat has seen a new association
+    since it was made): then only a full refresh will do. From 9 players over the 126 splits
+    of the table kept (see the module doc), eight at a time in vectors
+    (``intrinsics.pair_sums_nb``, which tests the hard evidence in the same pass, so no list
+    is needed; asg, epub and epriv must be A_PAD long; ``out`` is float64 scratch of 3). The full
+    refresh sums through bins, so there the two may differ in the last bit. Not for the
+    advanced 3-player game (its hard evidence is weighed, not listed). Leaves the seat's
+    other beliefs as they were (stale: the caller keeps them marked so)."""
     kmask, kval = known_nb(n, kas)
-    if key[0] != kmask * 1024 + kval:
-        return False
     full = (1 << n) - 1
     mine_order = (kval >> int(me)) & 1
-    z = 0.0
-    tx = 0.0
-    ty = 0.0
-    for j in range(key[1]):
-        i = idx[j] & 255
-        e = epub[i] * epriv[i]
-        a = asg[i]
-        same = a if mine_order == 1 else (~a) & full
-        z += e
-        tx += e if (same >> x) & 1 else 0.0
-        ty += e if (same >> y) & 1 else 0.0
+    if n > SMALL_N:
+        if len(asg) < A_PAD or len(epub) < A_PAD or len(epriv) < A_PAD or len(out) < 3:
+            raise ValueError("pair_beliefs_nb: arrays shorter than A_PAD")
+        want = kval if mine_order == 1 else (~kval) & full
+        pair_sums_nb(epub, epriv, asg, out, kept_nb(n, na), kmask, want, me, full, x, y)
+        z = out[0]
+        tx = out[1]
+        ty = out[2]
+    else:
+        if key[0] != kmask * 1024 + kval:
+            return False
+        z = 0.0
+        tx = 0.0
+        ty = 0.0
+        for j in range(key[1]):
+            i = idx[j] & 255
+            e = epub[i] * epriv[i]
+            a = asg[i]
+            same = a if mine_order == 1 else (~a) & full
+            z += e
+            tx += e if (same >> x) & 1 else 0.0
+            ty += e if (same >> y) & 1 else 0.0
     if z <= 0.0:  # as refresh_cards_nb: no assignment left, the prior
         team[x] = 0.5 if x != me else 1.0
         team[y] = 0.5 if y != me else 1.0
@@ -458,11 +467,11 @@ def hard_beliefs_nb(n, me, kas, team, minor):
 def joint_nb(n, me, na, asg, w, kas, named, want):
     """P(the seats of bitmask ``named`` on my team are exactly those of ``want``), from the
     seat's weights w: ``want = named`` all are teammates, ``want = 0`` none is."""
-    mine_order = kas[me] == ORDER
     full = (1 << n) - 1
     tot = 0.0
     for i in range(na):  # branch-free: w is 0 off the seat's list, and adding 0.0 changes nothing
-        same = asg[i] if mine_order else (~asg[i]) & full
+        a = asg[i]
+        same = a if (a >> me) & 1 else (~a) & full  # my side of the split (the module doc)
         tot += w[i] if (same & named) == want else 0.0
     return tot
 
@@ -645,7 +654,8 @@ def observe_nb(st, typ, a, b, c, d):
     the module doc. Mutates the bots' fields only (bel_pair, bel_psat, bel_epub, bel_gpair, bel_epriv, bel_fresh,
     bel_conf, bel_ctx, bmem), never the engine's. Takes the state record (one pointer)
     rather than its fourteen fields, as it runs on every event."""
-    n, na, bags_open = st.sc[SC.N], st.sc[SC.N_ASG], st.sc[SC.BAGS_OPEN]
+    n, bags_open = st.sc[SC.N], st.sc[SC.BAGS_OPEN]
+    na = kept_nb(n, st.sc[SC.N_ASG])  # the assignments whose factors are kept
     fresh, conf, ctx, bmem, k_card, hand_n = st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem, st.k_card, st.hand_n
     if typ == EV.ATTACK:
         ctx[X_ATT] = a

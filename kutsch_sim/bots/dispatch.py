@@ -61,11 +61,12 @@ def read_seats_nb(st, seat, kind):
 @njit(cache=True)
 def seat_beliefs_nb(st, seat, kind):
     """Bring up to date only the P(teammate) that decision ``kind`` reads (:func:`read_seats_nb`),
-    in one pass over the seat's list of allowed assignments (bots.beliefs.pair_beliefs_nb),
-    its other beliefs left stale; False if only a full refresh will do (the decision reads
-    more, the list is out of date, or the advanced 3-player game). Up to 8 players the values
-    are those of a full refresh to the bit (the same sums in the same order); at 9 and 10 the
-    full refresh sums through bins, and the two may differ in the last bit."""
+    in one pass over the seat's allowed assignments (bots.beliefs.pair_beliefs_nb: its list
+    up to 8 players, every assignment in vectors from 9), its other beliefs left stale; False
+    if only a full refresh will do (the decision reads more, the list is out of date, or the
+    advanced 3-player game). Up to 8 players the values are those of a full refresh to the
+    bit (the same sums in the same order); at 9 and 10 the full refresh sums through bins,
+    and the two may differ in the last bit."""
     n = st.sc[SC.N]
     if n == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0:
         return False
@@ -78,8 +79,9 @@ def seat_beliefs_nb(st, seat, kind):
         y = x
     if x < 0 or x >= n:
         return True  # it reads none (the Clairvoyant's seat about to draw is nobody's)
-    return pair_beliefs_nb(n, seat, st.bel_asg, st.bel_epub[st.bel_tslot[seat]], st.bel_epriv[seat],
-                           st.k_assoc[seat], st.bel_team[seat], st.bel_idx[seat], st.bel_key[seat], x, y)
+    return pair_beliefs_nb(n, seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_epub[st.bel_tslot[seat]],
+                           st.bel_epriv[seat], st.k_assoc[seat], st.bel_team[seat], st.bel_idx[seat],
+                           st.bel_key[seat], x, y, st.bel_bins)
 
 
 @njit(cache=True)

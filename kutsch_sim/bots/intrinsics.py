@@ -14,6 +14,14 @@
   of its lowest set bit (``llvm.ctpop``, ``llvm.cttz``; ctz of 0 is 64), so card sets
   kept as bit masks (card c: bit c) are counted and walked without a branch per card
   (``values.prep_nb``).
+- ``pair_sums_nb`` and ``team_sums_nb``: a seat's posterior sums over the team
+  assignments (for two seats, or for all of them and the minority), eight assignments at a
+  time in explicit ``<8 x double>`` vectors (``bots.beliefs``, from 9 players). numba compiles no floating-point reduction to vector code unless allowed to
+  reorder the sum (``fastmath``), and a reordered sum would depend on the vector width the
+  host's compiler picks, so the same seed could play differently on two machines. Here the
+  order is written down: lane j sums the assignments i = j mod 8 in turn, and the eight
+  lanes are added pairwise at the end -- on any x86-64 (AVX-512, AVX2 or SSE2, which
+  carry the eight lanes in one, two or four registers) the same sums to the bit.
 """
 
 from __future__ import annotations
@@ -79,3 +87,181 @@ def ctz_nb(typingctx, x):
         return _bits(builder, args[0], signature.args[0], "llvm.cttz")
 
     return types.int64(x), codegen
+
+
+LANES = 8  # pair_sums_nb's vector width (a property of the sums, not of the machine)
+
+
+def _data(context, builder, ty, val):
+    return cgutils.create_struct_proxy(ty)(context, builder, value=val).data
+
+
+def _splat(builder, v, vty):
+    """A vector of type vty with every lane v."""
+    i32 = ir.IntType(32)
+    u = builder.insert_element(ir.Constant(vty, ir.Undefined), v, ir.Constant(i32, 0))
+    return builder.shuffle_vector(u, ir.Constant(vty, ir.Undefined), ir.Constant(ir.VectorType(i32, LANES), [0] * LANES))
+
+
+def _lane_sum(builder, v):
+    """The lanes of v added pairwise: ((l0 + l1) + (l2 + l3)) + ((l4 + l5) + (l6 + l7))."""
+    i32 = ir.IntType(32)
+    lane = [builder.extract_element(v, ir.Constant(i32, j)) for j in range(LANES)]
+    while len(lane) > 1:
+        lane = [builder.fadd(lane[j], lane[j + 1]) for j in range(0, len(lane), 2)]
+    return lane[0]
+
+
+def _allowed(builder, s, i, nc_v, want_v, kmask_v):
+    """Lanes of chunk i (assignments 8i..8i+7, my teammates in them s) below nc that agree
+    with the hard evidence: (s ^ want) & kmask == 0."""
+    i32, i64 = ir.IntType(32), ir.IntType(64)
+    vi = ir.VectorType(i32, LANES)
+    izero = ir.Constant(vi, [0] * LANES)
+    ok = builder.icmp_unsigned("==", builder.and_(builder.xor(s, want_v), kmask_v), izero)
+    first = _splat(builder, builder.trunc(builder.mul(i, ir.Constant(i64, LANES)), i32), vi)
+    idx = builder.add(first, ir.Constant(vi, list(range(LANES))))
+    return builder.and_(ok, builder.icmp_signed("<", idx, nc_v))
+
+
+def _mates(builder, a, me_v, full_v):
+    """My teammates in each lane's assignment a: a if I am in the Order there, else its
+    complement (within the seats' bits)."""
+    vi = ir.VectorType(ir.IntType(32), LANES)
+    one = ir.Constant(vi, [1] * LANES)
+    mine = builder.and_(builder.lshr(a, me_v), one)  # 1 if I am in the Order
+    flip = builder.and_(builder.sub(mine, one), full_v)  # 0, or every seat's bit
+    return builder.xor(a, flip)
+
+
+def _scalar_i32(context, builder, ta, args, k):
+    return builder.trunc(context.cast(builder, args[k], ta[k], types.int64), ir.IntType(32))
+
+
+@intrinsic
+def pair_sums_nb(typingctx, epub, epriv, asg, out, nc, kmask, want, me, full, x, y):
+    """Over the assignments i < nc, with my teammates in each s (asg[i] if I am in the
+    Order there, else its complement within ``full``) and weight e = epub[i] * epriv[i],
+    those that agree with the hard evidence (``(s ^ want) & kmask == 0``: the seats of
+    kmask are my teammates exactly where ``want`` says): out[0] = sum of e, out[1] the same
+    where x is my teammate, out[2] where y is. The arrays are read in whole vectors, to nc
+    rounded up to a multiple of 8, so they must be that long (``beliefs.A_PAD``: the caller
+    checks); what lies past nc is read but not counted (see the module doc for the order)."""
+    arrays = (epub, epriv, asg, out)
+    ok = (all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" for a in arrays)
+          and epub.dtype == types.float64 and epriv.dtype == types.float64 and out.dtype == types.float64
+          and asg.dtype == types.int32 and out.mutable
+          and all(isinstance(t, types.Integer) for t in (nc, kmask, want, me, full, x, y)))
+    if not ok:
+        return None
+    sig = types.void(epub, epriv, asg, out, nc, kmask, want, me, full, x, y)
+
+    def codegen(context, builder, signature, args):
+        ta = signature.args
+        dbl, i32, i64 = ir.DoubleType(), ir.IntType(32), ir.IntType(64)
+        vd, vi = ir.VectorType(dbl, LANES), ir.VectorType(i32, LANES)
+        p_pub = builder.bitcast(_data(context, builder, ta[0], args[0]), vd.as_pointer())
+        p_priv = builder.bitcast(_data(context, builder, ta[1], args[1]), vd.as_pointer())
+        p_asg = builder.bitcast(_data(context, builder, ta[2], args[2]), vi.as_pointer())
+        p_out = _data(context, builder, ta[3], args[3])
+        nc_ = context.cast(builder, args[4], ta[4], types.int64)
+        count = builder.udiv(builder.add(nc_, ir.Constant(i64, LANES - 1)), ir.Constant(i64, LANES))
+        nc_v, kmask_v, want_v, me_v, full_v, x_v, y_v = (
+            _splat(builder, _scalar_i32(context, builder, ta, args, k), vi) for k in range(4, 11))
+        one = ir.Constant(vi, [1] * LANES)
+        izero = ir.Constant(vi, [0] * LANES)
+        zero = ir.Constant(vd, [0.0] * LANES)
+        accs = []
+        for _ in range(3):
+            acc = cgutils.alloca_once(builder, vd)
+            builder.store(zero, acc)
+            accs.append(acc)
+        with cgutils.for_range(builder, count) as loop:
+            i = loop.index
+            s = _mates(builder, builder.load(builder.gep(p_asg, [i]), align=1), me_v, full_v)
+            allowed = _allowed(builder, s, i, nc_v, want_v, kmask_v)
+            e = builder.fmul(builder.load(builder.gep(p_pub, [i]), align=1),
+                             builder.load(builder.gep(p_priv, [i]), align=1))
+            e = builder.select(allowed, e, zero)
+            bx = builder.icmp_unsigned("!=", builder.and_(builder.lshr(s, x_v), one), izero)
+            by = builder.icmp_unsigned("!=", builder.and_(builder.lshr(s, y_v), one), izero)
+            builder.store(builder.fadd(builder.load(accs[0]), e), accs[0])
+            builder.store(builder.fadd(builder.load(accs[1]), builder.select(bx, e, zero)), accs[1])
+            builder.store(builder.fadd(builder.load(accs[2]), builder.select(by, e, zero)), accs[2])
+        for k in range(3):
+            builder.store(_lane_sum(builder, builder.load(accs[k])), builder.gep(p_out, [ir.Constant(i64, k)]))
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+T_Z, T_HARD, T_MIN, T_HARD_MIN = 10, 11, 12, 13  # team_sums_nb's out beyond the 10 seats
+
+
+@intrinsic
+def team_sums_nb(typingctx, epub, epriv, asg, w, out, nc, kmask, want, me, full, small):
+    """A seat's whole posterior in one pass, eight assignments at a time (the order of
+    :func:`pair_sums_nb`, and its ``nc``, ``kmask``, ``want``, ``me``, ``full``). Over the
+    allowed assignments i < nc, with weight e and my teammates s: out[p] = sum of e where p
+    is my teammate (p < 10), out[T_Z] = sum of e, out[T_HARD] = their number, out[T_MIN]
+    and out[T_HARD_MIN] the same two where my team has ``small`` seats, and w[i] = e (0 off
+    the allowed ones), unnormalised. Arrays as for pair_sums_nb (A_PAD long, w too; out 14)."""
+    arrays = (epub, epriv, asg, w, out)
+    ok = (all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" for a in arrays)
+          and all(a.dtype == types.float64 for a in (epub, epriv, w, out)) and asg.dtype == types.int32
+          and w.mutable and out.mutable
+          and all(isinstance(t, types.Integer) for t in (nc, kmask, want, me, full, small)))
+    if not ok:
+        return None
+    sig = types.void(epub, epriv, asg, w, out, nc, kmask, want, me, full, small)
+
+    def codegen(context, builder, signature, args):
+        ta = signature.args
+        dbl, i32, i64 = ir.DoubleType(), ir.IntType(32), ir.IntType(64)
+        vd, vi = ir.VectorType(dbl, LANES), ir.VectorType(i32, LANES)
+        p_pub = builder.bitcast(_data(context, builder, ta[0], args[0]), vd.as_pointer())
+        p_priv = builder.bitcast(_data(context, builder, ta[1], args[1]), vd.as_pointer())
+        p_asg = builder.bitcast(_data(context, builder, ta[2], args[2]), vi.as_pointer())
+        p_w = builder.bitcast(_data(context, builder, ta[3], args[3]), vd.as_pointer())
+        p_out = _data(context, builder, ta[4], args[4])
+        nc_ = context.cast(builder, args[5], ta[5], types.int64)
+        count = builder.udiv(builder.add(nc_, ir.Constant(i64, LANES - 1)), ir.Constant(i64, LANES))
+        nc_v, kmask_v, want_v, me_v, full_v, small_v = (
+            _splat(builder, _scalar_i32(context, builder, ta, args, k), vi) for k in range(5, 11))
+        one = ir.Constant(vi, [1] * LANES)
+        izero = ir.Constant(vi, [0] * LANES)
+        zero = ir.Constant(vd, [0.0] * LANES)
+        ones = ir.Constant(vd, [1.0] * LANES)
+        ctpop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vi, [vi]), f"llvm.ctpop.v{LANES}i32")
+        accs = []
+        for _ in range(14):
+            acc = cgutils.alloca_once(builder, vd)
+            builder.store(zero, acc)
+            accs.append(acc)
+
+        def add(k, v):
+            builder.store(builder.fadd(builder.load(accs[k]), v), accs[k])
+
+        with cgutils.for_range(builder, count) as loop:
+            i = loop.index
+            s = _mates(builder, builder.load(builder.gep(p_asg, [i]), align=1), me_v, full_v)
+            allowed = _allowed(builder, s, i, nc_v, want_v, kmask_v)
+            e = builder.fmul(builder.load(builder.gep(p_pub, [i]), align=1),
+                             builder.load(builder.gep(p_priv, [i]), align=1))
+            e = builder.select(allowed, e, zero)
+            builder.store(e, builder.gep(p_w, [i]), align=1)
+            for p in range(10):
+                bit = builder.icmp_unsigned("!=", builder.and_(builder.lshr(s, ir.Constant(vi, [p] * LANES)), one),
+                                            izero)
+                add(p, builder.select(bit, e, zero))
+            hard = builder.select(allowed, ones, zero)
+            minority = builder.icmp_unsigned("==", builder.call(ctpop, [s]), small_v)
+            add(T_Z, e)
+            add(T_HARD, hard)
+            add(T_MIN, builder.select(minority, e, zero))
+            add(T_HARD_MIN, builder.select(minority, hard, zero))
+        for k in range(14):
+            builder.store(_lane_sum(builder, builder.load(accs[k])), builder.gep(p_out, [ir.Constant(i64, k)]))
+        return context.get_dummy_value()
+
+    return sig, codegen

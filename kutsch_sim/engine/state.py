@@ -30,20 +30,20 @@ k_acard    (10, 10, 3) i8   k_acard[s, p, j]: team of p's card j as seat s has s
 sup        (10,) i8         scratch for fights: each seat's support side
 mark       (21,) i8         scratch (Sextant choices, declaration names, ...)
 rec        (N_REC,) i32     the game's record, filled at the end
-bel_asg    (252,) i32       bots: team assignments possible at this N (bit p = Order)
+bel_asg    (256,) i32       bots: team assignments possible at this N (bit p = Order)
 bel_pair   (10, 10) f64     bots: public soft evidence per pair of seats (before saturation)
 bel_psat   (10, 10) f64     bots: the same after saturation (beliefs.pair_nb)
 bel_gpair  (10, 10) f64     bots: bel_gpair[s, g]: private soft evidence s has from giver g
-bel_epub   (11, 252) f64    bots: per assignment, exp(trust * public soft evidence), one row per
+bel_epub   (11, 256) f64    bots: per assignment, exp(trust * public soft evidence), one row per
                             trust in play (row 10: all ones; beliefs.trust_slots_nb)
-bel_epriv  (10, 252) f64    bots: per assignment, exp(seat's private soft evidence)
-bel_bins   (136,) f64       bots: scratch of a refresh (beliefs.refresh_cards_nb)
+bel_epriv  (10, 256) f64    bots: per assignment, exp(seat's private soft evidence)
+bel_bins   (16,) f64        bots: scratch of a refresh (beliefs.refresh_cards_nb)
 bel_idx    (10, 252) i16    bots: each seat's list of the assignments its hard evidence allows
 bel_key    (10, 2) i64      bots: what that list was made for, and its length
 bel_tval   (10,) f64        bots: the distinct nonzero soft_trust values, bel_nts of them
 bel_tslot  (10,) i8         bots: each seat's row of bel_epub (beliefs.trust_slots_nb)
 bel_nts    i64              bots: rows of bel_epub in use
-bel_w      (10, 252) f64    bots: each seat's posterior weight per assignment
+bel_w      (10, 256) f64    bots: each seat's posterior weight per assignment
 bel_team   (10, 10) f64     bots: bel_team[s, p] = P(p is on s's team) as s believes
 bel_minor  (10,) f64        bots: P(s's team is the minority) as s believes (odd N)
 bel_fresh  (10,) i8         bots: s's beliefs are up to date with the evidence
@@ -64,7 +64,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bots.beliefs import A_MAX, N_BINS, N_CTX
+from ..bots.beliefs import A_MAX, A_PAD, N_BINS, N_CTX
 from ..bots.dispatch import start_bots_nb
 from ..bots.params import N_BMEM, N_BPARAM
 from ..bots.view import V_OPTS, VIEW_DT
@@ -108,10 +108,10 @@ def _state_dtype() -> np.dtype:
         ("opts", i32, (N_OPTS,)), ("dctx", i32, (N_DCTX,)), ("script", i32, (SCRIPT_CAP, 3)),
         ("log", i32, (LOG_CAP, 6)), ("k_assoc", i8, (P, P)), ("k_occ", i8, (P, P)), ("k_card", i8, (P, C)),
         ("acard", i8, (P, 3)), ("k_acard", i8, (P, P, 3)), ("sup", i8, (P,)), ("mark", i8, (C,)), ("rec", i32, (N_REC,)),
-        ("bel_asg", i32, (A_MAX,)), ("bel_pair", f64, (P, P)), ("bel_psat", f64, (P, P)), ("bel_gpair", f64, (P, P)),
-        ("bel_epub", f64, (P + 1, A_MAX)), ("bel_epriv", f64, (P, A_MAX)), ("bel_bins", f64, (N_BINS,)),
+        ("bel_asg", i32, (A_PAD,)), ("bel_pair", f64, (P, P)), ("bel_psat", f64, (P, P)), ("bel_gpair", f64, (P, P)),
+        ("bel_epub", f64, (P + 1, A_PAD)), ("bel_epriv", f64, (P, A_PAD)), ("bel_bins", f64, (N_BINS,)),
         ("bel_idx", np.int16, (P, A_MAX)), ("bel_key", np.int64, (P, 2)),
-        ("bel_tval", f64, (P,)), ("bel_tslot", i8, (P,)), ("bel_nts", np.int64), ("bel_w", f64, (P, A_MAX)), ("bel_team", f64, (P, P)),
+        ("bel_tval", f64, (P,)), ("bel_tslot", i8, (P,)), ("bel_nts", np.int64), ("bel_w", f64, (P, A_PAD)), ("bel_team", f64, (P, P)),
         ("bel_minor", f64, (P,)), ("bel_fresh", b, (P,)), ("bel_conf", f64, (P, C)), ("bel_one", f64, (1, C)),
         ("bel_ctx", i32, (N_CTX,)), ("bmem", i32, (P, N_BMEM)), ("vw", VIEW_DT),
     ]
