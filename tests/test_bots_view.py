@@ -18,7 +18,7 @@ from numba import njit
 
 from kutsch_sim.api import GameConfig
 from kutsch_sim.bots.act import REASON_AT
-from kutsch_sim.bots.beliefs import A_MAX, observe_nb
+from kutsch_sim.bots.beliefs import A_MAX, SMALL_N, observe_nb
 from kutsch_sim.bots.dispatch import bot_choose_nb, read_seats_nb, refresh_seat_nb, seat_beliefs_nb
 from kutsch_sim.bots.params import P_NOISE
 from kutsch_sim.engine.game import action_options_nb, init_game_nb, play_turn_nb
@@ -282,7 +282,7 @@ def mirror(st) -> object:
     full = (1 << n) - 1
     index = {int(a): i for i, a in enumerate(st.bel_asg[:na])}
     perm = np.array([index[(~int(a)) & full] for a in st.bel_asg[:na]])
-    if n <= 8:  # from 9 players the factors are kept per split of the table, the same split
+    if n <= SMALL_N:  # above, the factors are kept per split of the table, the same split
         m.bel_epub[:, perm] = st.bel_epub[:, :na]  # with the names swapped (beliefs.make_assignments_nb)
         m.bel_epriv[:, perm] = st.bel_epriv[:, :na]
     for p in range(MAX_PLAYERS):
@@ -372,7 +372,7 @@ def test_soft_evidence_factors_match_the_log_weights(n):
             t = float(params[p, P_SOFT_TRUST])
             pub, priv = log_weights(st, p, na)
             row = st.bel_epub[int(st.bel_tslot[p])]
-            nk = na if n <= 8 else na // 2  # kept: from 9 players the first half (beliefs.kept_nb)
+            nk = na if n <= SMALL_N else na // 2  # kept: above SMALL_N the first half (beliefs.kept_nb)
             np.testing.assert_allclose(row[:nk], np.exp(t * pub[:nk]), rtol=1e-11)
             np.testing.assert_allclose(st.bel_epriv[p, :nk], np.exp(priv[:nk]), rtol=1e-11)
             refresh_seat_nb(st, p)
@@ -400,9 +400,9 @@ def random_knowledge(rng, n):
 
 def test_supporter_beliefs_match_a_full_refresh():
     """A supporter's P(teammate) of the two fighters (pair_beliefs_nb) equals the full
-    refresh's to rounding, at every player count (R5.3). Up to 8 players it sums over the
+    refresh's to the bit, at every player count (R5.3). Up to 7 players it sums over the
     seat's list of allowed assignments: with no list, or the list out of date (a new
-    association seen), it declines and writes nothing. From 9 it tests the hard evidence
+    association seen), it declines and writes nothing. From 8 it tests the hard evidence
     itself, eight assignments at a time, and needs no list."""
     from kutsch_sim.bots.beliefs import A_PAD, N_BINS, make_assignments_nb, pair_beliefs_nb, refresh_cards_nb
 
@@ -420,7 +420,7 @@ def test_supporter_beliefs_match_a_full_refresh():
             x, y = (int(s) for s in rng.choice([p for p in range(n) if p != me], size=2, replace=False))
             partial = np.full(10, -7.0)
             out = np.zeros(3)
-            if n <= 8:
+            if n <= SMALL_N:
                 assert not pair_beliefs_nb(n, me, na, asg, epub, epriv, kas, partial, idx, key, x, y, out)  # no list
                 assert (partial == -7.0).all()
             for _seen in range(2):
@@ -429,8 +429,7 @@ def test_supporter_beliefs_match_a_full_refresh():
                     break
                 partial[:] = -7.0
                 assert pair_beliefs_nb(n, me, na, asg, epub, epriv, kas, partial, idx, key, x, y, out)
-                assert partial[x] == pytest.approx(team[x], abs=1e-12)
-                assert partial[y] == pytest.approx(team[y], abs=1e-12)
+                assert partial[x] == team[x] and partial[y] == team[y]
                 assert 0.0 <= partial[x] <= 1.0 and 0.0 <= partial[y] <= 1.0
                 others = [p for p in range(10) if p not in (x, y)]
                 assert (partial[others] == -7.0).all()
@@ -439,7 +438,7 @@ def test_supporter_beliefs_match_a_full_refresh():
                 if not unknown:
                     break
                 kas[unknown[0]] = 0  # the seat sees one more association
-                if n <= 8:  # its list is out of date
+                if n <= SMALL_N:  # its list is out of date
                     assert not pair_beliefs_nb(n, me, na, asg, epub, epriv, kas, partial, idx, key, x, y, out)
     assert checked >= 70
 
@@ -506,7 +505,7 @@ def pairwise_evidence(rng, n, me, asg, na):
 
 
 def test_half_the_assignments_give_the_whole_posterior():
-    """From 9 players the beliefs keep the splits of the table with seat 0 in the Order
+    """From 8 players the beliefs keep the splits of the table with seat 0 in the Order
     and read each as the split it stands for (beliefs.make_assignments_nb). With evidence
     about pairs of seats, as all of it is, that is the posterior over every assignment the
     seat's hard evidence allows, written out by brute force: P(teammate) of every seat and
@@ -516,7 +515,7 @@ def test_half_the_assignments_give_the_whole_posterior():
 
     rng = np.random.default_rng(21)
     checked = 0
-    for n in (9, 10):
+    for n in (8, 9, 10):
         asg = np.zeros(256, np.int32)
         na = make_assignments_nb(n, asg)
         h = na // 2
@@ -549,13 +548,13 @@ def test_half_the_assignments_give_the_whole_posterior():
             assert minor[me] == pytest.approx(expect, rel=1e-12, abs=1e-13)
             assert w[:na].sum() == pytest.approx(1.0, rel=1e-12)
             checked += 1
-    assert checked >= 16
+    assert checked >= 24
 
 
 def test_team_beliefs_sum_over_assignments():
     """refresh_nb's P(teammate) is the plain sum over the assignments of the normalised
     weights, and at odd counts P(my team is the minority) the lower of its share among the
-    assignments the hard evidence allows and its posterior weight (R7) -- from 9 players
+    assignments the hard evidence allows and its posterior weight (R7) -- from 8 players
     summed eight assignments at a time in vectors (random evidence, every player count)."""
     from kutsch_sim.bots.beliefs import make_assignments_nb, refresh_nb
 
@@ -578,7 +577,7 @@ def test_team_beliefs_sum_over_assignments():
                 assert 0.0 <= team[p] <= 1.0
             allowed = [all(kas[p] < 0 or ((s >> p) & 1) == (1 if kas[p] == kas[me] else 0) for p in range(n))
                        for s in side]
-            if n > 8:
+            if n > SMALL_N:
                 allowed[na // 2:] = [False] * (na - na // 2)  # only the first half is kept
             small = [bin(s).count("1") == (n - 1) // 2 for s in side]
             assert np.all(w[:na][np.logical_not(allowed)] == 0.0)
@@ -655,8 +654,7 @@ def test_partial_refresh_reads_only_the_seats_a_decision_reads(n, game, turns, s
     returns, the winner's look and take, give-backs, the Sextant, smuggling, the
     Clairvoyant) read no other seat's: with every other entry of the seat's P(teammate) row
     scrambled, each decides, reasons and draws alike. And the entries they do read are the
-    full refresh's, to the bit up to 8 players (the same sums in the same order) and to
-    rounding at 9 and 10 (where the full refresh sums through bins)."""
+    full refresh's, to the bit (the same sums in the same order)."""
     st = position(n, ("smart",) * n, game, turns)
     if st.sc[SC.OVER]:
         return
@@ -693,10 +691,7 @@ def test_partial_refresh_reads_only_the_seats_a_decision_reads(n, game, turns, s
         assert ok, kind
         for p in (px, py):
             if 0 <= p < n:
-                if n <= 8:
-                    assert part[p] == full[p], (kind, p)
-                else:
-                    assert part[p] == pytest.approx(full[p], abs=1e-12), (kind, p)
+                assert part[p] == full[p], (kind, p)
 
 
 def test_read_seats_leaves_the_wide_decisions_to_a_full_refresh():

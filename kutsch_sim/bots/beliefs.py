@@ -25,23 +25,26 @@ same team]`` and, for the refresh, as the factor exp(log-likelihood) per assignm
 Drink declaration loses the game, the lower of the estimates from hard evidence alone and
 from all of it), and keeps the normalised weights in ``bel_w[s]`` for joint questions
 ("are all of these my teammates?"). It runs lazily: only for a seat that is about to decide
-and whose evidence changed (``bel_fresh``). Cost per refresh: up to 8 players one pass over
-the seat's list of the assignments its hard evidence allows (10 at 6 players, 35 at 8; the
-list is made again when it sees a new association), from 9 one pass over all 252 in
-vectors of eight (``intrinsics.team_sums_nb``, the hard evidence tested on the way, in an
-order written down so that every machine gets the same bits); two multiplications and a
-few additions each, no exp: the factors are brought up to date once per event, for every
-trust in play, by one exp and one multiplication per assignment touched. Arrays the vector
-sums read (``bel_asg``, ``bel_epub``, ``bel_epriv``, ``bel_w``) are A_PAD = 256 long.
+and whose evidence changed (``bel_fresh``). Cost per refresh: up to 7 players (SMALL_N) one
+pass over the seat's list of the assignments its hard evidence allows (10 at 6 players, 35
+at 7; the list is made again when it sees a new association), from 8 one pass over the
+splits of the table kept (below: 35 at 8, 126 at 9 and 10) in vectors of eight
+(``intrinsics.team_sums_nb``, the hard evidence tested on the way, in an order written
+down so that every machine gets the same bits); two multiplications and a few additions
+each, no exp: the factors are brought up to date once per event, for every trust in play,
+by one exp and one multiplication per assignment touched. Arrays the vector sums read
+(``bel_asg``, ``bel_epub``, ``bel_epriv``, ``bel_w``) are A_PAD = 256 long.
 
-Halving above 8 players. Every piece of evidence is about a pair of seats, together or
+Halving from 8 players. Every piece of evidence is about a pair of seats, together or
 apart, so an assignment and its complement (the same split of the table with the teams'
 names swapped) always carry the same factors; and a seat that knows its own team allows
-exactly one of the two. So from 9 players the assignments are listed with the 126 that put
+exactly one of the two. So above SMALL_N the assignments are listed with those that put
 seat 0 in the Order first and their complements after them (:func:`make_assignments_nb`),
 the factors are kept for the first half only (:func:`kept_nb`), and a seat reads each of
 those as the split it stands for: its teammates are the seats on its side of it, whichever
-name that side has. The same posterior as over all 252, from half the work.
+name that side has. The same posterior as over all the assignments, from half the work.
+(Up to 7 players, where the seat's list is short, the vector sums gained nothing: 6 and 5
+players timed alike, 7 players 3% faster, 8 players 12%; session 13.)
 
 Item beliefs. The engine keeps ``k_card[s, c]``, the seat where s last saw card c.
 ``bel_conf[s, c]`` is s's probability that c is still there: each time the holder passes
@@ -76,7 +79,7 @@ from .values import (
 
 A_MAX = 252  # C(10, 5): the most team assignments at any player count
 A_PAD = 256  # length of the arrays the vector sums read whole (intrinsics.pair_sums_nb: 8 at a time)
-SMALL_N = 8  # refresh_cards_nb sums over the seat's list up to here, over every assignment in vectors above
+SMALL_N = 7  # the beliefs sum over the seat's list up to here, over half the assignments in vectors above
 N_BINS = 16  # a refresh's scratch: the vector sums (intrinsics.team_sums_nb writes 14)
 
 # weights of soft evidence (log-likelihood ratio per unit of soft_trust)
@@ -132,7 +135,7 @@ def make_assignments_nb(n, asg):
     Above SMALL_N, those with seat 0 in the Order come first and their complements (the same
     split of the table, the teams' names swapped) follow in the same order: all evidence is
     about pairs of seats (same team or not), so an assignment and its complement always
-    weigh the same, and from 9 players the beliefs keep and read the first half only (see
+    weigh the same, and from 8 players the beliefs keep and read the first half only (see
     the module doc)."""
     k = 0
     full = (1 << n) - 1
@@ -313,8 +316,8 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
     it. ``idx`` (int16[A_MAX]) and ``key`` (int64[2]) are that list (index + 256 if my
     team is then the minority) and what it was made for (the seen associations; -1: none
     yet) with its length: the list is made again only when the seat has seen a new
-    association (always in the advanced 3-player game), and w stays 0 off it. From 9
-    players one pass over the 126 splits of the table kept (see the module doc), eight at a
+    association (always in the advanced 3-player game), and w stays 0 off it. From 8
+    players one pass over the splits of the table kept (see the module doc), eight at a
     time in vectors, tests the hard evidence and sums everything at once
     (``intrinsics.team_sums_nb``; asg, epub, epriv and w must be A_PAD long; not for a
     hard-evidence-only refresh); w is then the weight of each split, 0 past the first half."""
@@ -326,7 +329,7 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
     dense = n > SMALL_N
     if dense:
         if adv or not soft:
-            raise ValueError("refresh_cards_nb: above 8 players the refresh weighs all the evidence")
+            raise ValueError("refresh_cards_nb: above SMALL_N players the refresh weighs all the evidence")
         if len(asg) < A_PAD or len(epub) < A_PAD or len(epriv) < A_PAD or len(w) < A_PAD or len(bins) < 14:
             raise ValueError("refresh_cards_nb: arrays shorter than A_PAD")
         want = kval if mine_order == 1 else (~kval) & full
@@ -404,17 +407,16 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
 def pair_beliefs_nb(n, me, na, asg, epub, epriv, kas, team, idx, key, x, y, out):
     """P(x is my teammate) and P(y is), written to team[x] and team[y] -- all that most
     decisions read (a fight's supporter, R5.3: the two fighters; see
-    ``bots.dispatch.read_seats_nb``) -- from the same evidence as :func:`refresh_cards_nb`.
-    Up to SMALL_N players in one pass over the seat's list of allowed assignments, the full
-    refresh's sums in the same order, so the values are the same to the bit; it returns
-    False, writing nothing, if the list is out of date (the seat has seen a new association
-    since it was made): then only a full refresh will do. From 9 players over the 126 splits
-    of the table kept (see the module doc), eight at a time in vectors
+    ``bots.dispatch.read_seats_nb``) -- from the same evidence as :func:`refresh_cards_nb`,
+    and the same sums in the same order, so the values are the full refresh's to the bit.
+    Up to SMALL_N players in one pass over the seat's list of allowed assignments; it
+    returns False, writing nothing, if the list is out of date (the seat has seen a new
+    association since it was made): then only a full refresh will do. From 8 players over
+    the splits of the table kept (see the module doc), eight at a time in vectors
     (``intrinsics.pair_sums_nb``, which tests the hard evidence in the same pass, so no list
-    is needed; asg, epub and epriv must be A_PAD long; ``out`` is float64 scratch of 3). The full
-    refresh sums through bins, so there the two may differ in the last bit. Not for the
-    advanced 3-player game (its hard evidence is weighed, not listed). Leaves the seat's
-    other beliefs as they were (stale: the caller keeps them marked so)."""
+    is needed; asg, epub and epriv must be A_PAD long; ``out`` is float64 scratch of 3).
+    Not for the advanced 3-player game (its hard evidence is weighed, not listed). Leaves
+    the seat's other beliefs as they were (stale: the caller keeps them marked so)."""
     kmask, kval = known_nb(n, kas)
     full = (1 << n) - 1
     mine_order = (kval >> int(me)) & 1

@@ -62,11 +62,10 @@ def read_seats_nb(st, seat, kind):
 def seat_beliefs_nb(st, seat, kind):
     """Bring up to date only the P(teammate) that decision ``kind`` reads (:func:`read_seats_nb`),
     in one pass over the seat's allowed assignments (bots.beliefs.pair_beliefs_nb: its list
-    up to 8 players, every assignment in vectors from 9), its other beliefs left stale; False
-    if only a full refresh will do (the decision reads more, the list is out of date, or the
-    advanced 3-player game). Up to 8 players the values are those of a full refresh to the
-    bit (the same sums in the same order); at 9 and 10 the full refresh sums through bins,
-    and the two may differ in the last bit."""
+    up to 7 players, half the assignments in vectors from 8), its other beliefs left stale;
+    False if only a full refresh will do (the decision reads more, the list is out of date,
+    or the advanced 3-player game). The values are those of a full refresh to the bit (the
+    same sums in the same order)."""
     n = st.sc[SC.N]
     if n == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0:
         return False

@@ -16,9 +16,10 @@
   (``values.prep_nb``).
 - ``pair_sums_nb`` and ``team_sums_nb``: a seat's posterior sums over the team
   assignments (for two seats, or for all of them and the minority), eight assignments at a
-  time in explicit ``<8 x double>`` vectors (``bots.beliefs``, from 9 players). numba compiles no floating-point reduction to vector code unless allowed to
-  reorder the sum (``fastmath``), and a reordered sum would depend on the vector width the
-  host's compiler picks, so the same seed could play differently on two machines. Here the
+  time in explicit ``<8 x double>`` vectors (``bots.beliefs``, from 8 players). numba
+  compiles no floating-point reduction to vector code unless allowed to reorder the sum
+  (``fastmath``), and a reordered sum would depend on the vector width the host's
+  compiler picks, so the same seed could play differently on two machines. Here the
   order is written down: lane j sums the assignments i = j mod 8 in turn, and the eight
   lanes are added pairwise at the end -- on any x86-64 (AVX-512, AVX2 or SSE2, which
   carry the eight lanes in one, two or four registers) the same sums to the bit.
