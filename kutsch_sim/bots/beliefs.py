@@ -334,7 +334,7 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
             raise ValueError("refresh_cards_nb: arrays shorter than A_PAD")
         want = kval if mine_order == 1 else (~kval) & full
         nk = kept_nb(n, na)
-        team_sums_nb(epub, epriv, asg, w, bins, nk, kmask, want, me, full, small)
+        team_sums_nb(epub, epriv, asg, bins, nk, kmask, want, me, full, small, w)
         z = bins[T_Z]  # all the evidence
         zh = bins[T_HARD]  # hard evidence alone (see below)
         zs = bins[T_MIN]  # where my team is the minority, all the evidence

@@ -139,6 +139,57 @@ def _scalar_i32(context, builder, ta, args, k):
     return builder.trunc(context.cast(builder, args[k], ta[k], types.int64), ir.IntType(32))
 
 
+def _weighted_sums(context, builder, ta, args, n_acc, body):
+    """The loop both sums share. Arguments 0-8 of the intrinsic are (epub, epriv, asg, out,
+    nc, kmask, want, me, full); for each chunk i of eight assignments below nc it finds my
+    side s of each, which are allowed, and their weight e (0 where not), and calls
+    ``body(i, s, allowed, e, add)`` to emit what the chunk adds: ``add(k, v)`` adds the
+    vector v to accumulator k < n_acc. At the end out[k] = accumulator k's lanes added
+    pairwise (:func:`_lane_sum`)."""
+    dbl, i32, i64 = ir.DoubleType(), ir.IntType(32), ir.IntType(64)
+    vd, vi = ir.VectorType(dbl, LANES), ir.VectorType(i32, LANES)
+    p_pub = builder.bitcast(_data(context, builder, ta[0], args[0]), vd.as_pointer())
+    p_priv = builder.bitcast(_data(context, builder, ta[1], args[1]), vd.as_pointer())
+    p_asg = builder.bitcast(_data(context, builder, ta[2], args[2]), vi.as_pointer())
+    p_out = _data(context, builder, ta[3], args[3])
+    nc = context.cast(builder, args[4], ta[4], types.int64)
+    count = builder.udiv(builder.add(nc, ir.Constant(i64, LANES - 1)), ir.Constant(i64, LANES))
+    nc_v, kmask_v, want_v, me_v, full_v = (
+        _splat(builder, _scalar_i32(context, builder, ta, args, k), vi) for k in range(4, 9))
+    zero = ir.Constant(vd, [0.0] * LANES)
+    accs = []
+    for _ in range(n_acc):
+        acc = cgutils.alloca_once(builder, vd)
+        builder.store(zero, acc)
+        accs.append(acc)
+
+    def add(k, v):
+        builder.store(builder.fadd(builder.load(accs[k]), v), accs[k])
+
+    with cgutils.for_range(builder, count) as loop:
+        i = loop.index
+        s = _mates(builder, builder.load(builder.gep(p_asg, [i]), align=1), me_v, full_v)
+        allowed = _allowed(builder, s, i, nc_v, want_v, kmask_v)
+        e = builder.fmul(builder.load(builder.gep(p_pub, [i]), align=1),
+                         builder.load(builder.gep(p_priv, [i]), align=1))
+        body(i, s, allowed, builder.select(allowed, e, zero), add)
+    for k in range(n_acc):
+        builder.store(_lane_sum(builder, builder.load(accs[k])), builder.gep(p_out, [ir.Constant(i64, k)]))
+
+
+def _bit(builder, s, p_v):
+    """Lanes of s with bit p set (p_v: p in every lane)."""
+    vi = ir.VectorType(ir.IntType(32), LANES)
+    one = ir.Constant(vi, [1] * LANES)
+    return builder.icmp_unsigned("!=", builder.and_(builder.lshr(s, p_v), one), ir.Constant(vi, [0] * LANES))
+
+
+def _checked(arrays, floats, ints, ints_ok):
+    return (all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" for a in arrays)
+            and all(a.dtype == types.float64 for a in floats) and all(a.dtype == types.int32 for a in ints)
+            and all(isinstance(t, types.Integer) for t in ints_ok))
+
+
 @intrinsic
 def pair_sums_nb(typingctx, epub, epriv, asg, out, nc, kmask, want, me, full, x, y):
     """Over the assignments i < nc, with my teammates in each s (asg[i] if I am in the
@@ -148,49 +199,23 @@ def pair_sums_nb(typingctx, epub, epriv, asg, out, nc, kmask, want, me, full, x,
     where x is my teammate, out[2] where y is. The arrays are read in whole vectors, to nc
     rounded up to a multiple of 8, so they must be that long (``beliefs.A_PAD``: the caller
     checks); what lies past nc is read but not counted (see the module doc for the order)."""
-    arrays = (epub, epriv, asg, out)
-    ok = (all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" for a in arrays)
-          and epub.dtype == types.float64 and epriv.dtype == types.float64 and out.dtype == types.float64
-          and asg.dtype == types.int32 and out.mutable
-          and all(isinstance(t, types.Integer) for t in (nc, kmask, want, me, full, x, y)))
-    if not ok:
+    if not (_checked((epub, epriv, asg, out), (epub, epriv, out), (asg,), (nc, kmask, want, me, full, x, y))
+            and out.mutable):
         return None
     sig = types.void(epub, epriv, asg, out, nc, kmask, want, me, full, x, y)
 
     def codegen(context, builder, signature, args):
         ta = signature.args
-        dbl, i32, i64 = ir.DoubleType(), ir.IntType(32), ir.IntType(64)
-        vd, vi = ir.VectorType(dbl, LANES), ir.VectorType(i32, LANES)
-        p_pub = builder.bitcast(_data(context, builder, ta[0], args[0]), vd.as_pointer())
-        p_priv = builder.bitcast(_data(context, builder, ta[1], args[1]), vd.as_pointer())
-        p_asg = builder.bitcast(_data(context, builder, ta[2], args[2]), vi.as_pointer())
-        p_out = _data(context, builder, ta[3], args[3])
-        nc_ = context.cast(builder, args[4], ta[4], types.int64)
-        count = builder.udiv(builder.add(nc_, ir.Constant(i64, LANES - 1)), ir.Constant(i64, LANES))
-        nc_v, kmask_v, want_v, me_v, full_v, x_v, y_v = (
-            _splat(builder, _scalar_i32(context, builder, ta, args, k), vi) for k in range(4, 11))
-        one = ir.Constant(vi, [1] * LANES)
-        izero = ir.Constant(vi, [0] * LANES)
-        zero = ir.Constant(vd, [0.0] * LANES)
-        accs = []
-        for _ in range(3):
-            acc = cgutils.alloca_once(builder, vd)
-            builder.store(zero, acc)
-            accs.append(acc)
-        with cgutils.for_range(builder, count) as loop:
-            i = loop.index
-            s = _mates(builder, builder.load(builder.gep(p_asg, [i]), align=1), me_v, full_v)
-            allowed = _allowed(builder, s, i, nc_v, want_v, kmask_v)
-            e = builder.fmul(builder.load(builder.gep(p_pub, [i]), align=1),
-                             builder.load(builder.gep(p_priv, [i]), align=1))
-            e = builder.select(allowed, e, zero)
-            bx = builder.icmp_unsigned("!=", builder.and_(builder.lshr(s, x_v), one), izero)
-            by = builder.icmp_unsigned("!=", builder.and_(builder.lshr(s, y_v), one), izero)
-            builder.store(builder.fadd(builder.load(accs[0]), e), accs[0])
-            builder.store(builder.fadd(builder.load(accs[1]), builder.select(bx, e, zero)), accs[1])
-            builder.store(builder.fadd(builder.load(accs[2]), builder.select(by, e, zero)), accs[2])
-        for k in range(3):
-            builder.store(_lane_sum(builder, builder.load(accs[k])), builder.gep(p_out, [ir.Constant(i64, k)]))
+        vi = ir.VectorType(ir.IntType(32), LANES)
+        x_v, y_v = (_splat(builder, _scalar_i32(context, builder, ta, args, k), vi) for k in (9, 10))
+        zero = ir.Constant(ir.VectorType(ir.DoubleType(), LANES), [0.0] * LANES)
+
+        def body(i, s, allowed, e, add):
+            add(0, e)
+            add(1, builder.select(_bit(builder, s, x_v), e, zero))
+            add(2, builder.select(_bit(builder, s, y_v), e, zero))
+
+        _weighted_sums(context, builder, ta, args, 3, body)
         return context.get_dummy_value()
 
     return sig, codegen
@@ -200,69 +225,40 @@ T_Z, T_HARD, T_MIN, T_HARD_MIN = 10, 11, 12, 13  # team_sums_nb's out beyond the
 
 
 @intrinsic
-def team_sums_nb(typingctx, epub, epriv, asg, w, out, nc, kmask, want, me, full, small):
+def team_sums_nb(typingctx, epub, epriv, asg, out, nc, kmask, want, me, full, small, w):
     """A seat's whole posterior in one pass, eight assignments at a time (the order of
     :func:`pair_sums_nb`, and its ``nc``, ``kmask``, ``want``, ``me``, ``full``). Over the
     allowed assignments i < nc, with weight e and my teammates s: out[p] = sum of e where p
     is my teammate (p < 10), out[T_Z] = sum of e, out[T_HARD] = their number, out[T_MIN]
     and out[T_HARD_MIN] the same two where my team has ``small`` seats, and w[i] = e (0 off
     the allowed ones), unnormalised. Arrays as for pair_sums_nb (A_PAD long, w too; out 14)."""
-    arrays = (epub, epriv, asg, w, out)
-    ok = (all(isinstance(a, types.Array) and a.ndim == 1 and a.layout == "C" for a in arrays)
-          and all(a.dtype == types.float64 for a in (epub, epriv, w, out)) and asg.dtype == types.int32
-          and w.mutable and out.mutable
-          and all(isinstance(t, types.Integer) for t in (nc, kmask, want, me, full, small)))
-    if not ok:
+    if not (_checked((epub, epriv, asg, out, w), (epub, epriv, out, w), (asg,), (nc, kmask, want, me, full, small))
+            and out.mutable and w.mutable):
         return None
-    sig = types.void(epub, epriv, asg, w, out, nc, kmask, want, me, full, small)
+    sig = types.void(epub, epriv, asg, out, nc, kmask, want, me, full, small, w)
 
     def codegen(context, builder, signature, args):
         ta = signature.args
-        dbl, i32, i64 = ir.DoubleType(), ir.IntType(32), ir.IntType(64)
+        dbl, i32 = ir.DoubleType(), ir.IntType(32)
         vd, vi = ir.VectorType(dbl, LANES), ir.VectorType(i32, LANES)
-        p_pub = builder.bitcast(_data(context, builder, ta[0], args[0]), vd.as_pointer())
-        p_priv = builder.bitcast(_data(context, builder, ta[1], args[1]), vd.as_pointer())
-        p_asg = builder.bitcast(_data(context, builder, ta[2], args[2]), vi.as_pointer())
-        p_w = builder.bitcast(_data(context, builder, ta[3], args[3]), vd.as_pointer())
-        p_out = _data(context, builder, ta[4], args[4])
-        nc_ = context.cast(builder, args[5], ta[5], types.int64)
-        count = builder.udiv(builder.add(nc_, ir.Constant(i64, LANES - 1)), ir.Constant(i64, LANES))
-        nc_v, kmask_v, want_v, me_v, full_v, small_v = (
-            _splat(builder, _scalar_i32(context, builder, ta, args, k), vi) for k in range(5, 11))
-        one = ir.Constant(vi, [1] * LANES)
-        izero = ir.Constant(vi, [0] * LANES)
+        small_v = _splat(builder, _scalar_i32(context, builder, ta, args, 9), vi)
+        p_w = builder.bitcast(_data(context, builder, ta[10], args[10]), vd.as_pointer())
         zero = ir.Constant(vd, [0.0] * LANES)
         ones = ir.Constant(vd, [1.0] * LANES)
         ctpop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(vi, [vi]), f"llvm.ctpop.v{LANES}i32")
-        accs = []
-        for _ in range(14):
-            acc = cgutils.alloca_once(builder, vd)
-            builder.store(zero, acc)
-            accs.append(acc)
 
-        def add(k, v):
-            builder.store(builder.fadd(builder.load(accs[k]), v), accs[k])
-
-        with cgutils.for_range(builder, count) as loop:
-            i = loop.index
-            s = _mates(builder, builder.load(builder.gep(p_asg, [i]), align=1), me_v, full_v)
-            allowed = _allowed(builder, s, i, nc_v, want_v, kmask_v)
-            e = builder.fmul(builder.load(builder.gep(p_pub, [i]), align=1),
-                             builder.load(builder.gep(p_priv, [i]), align=1))
-            e = builder.select(allowed, e, zero)
+        def body(i, s, allowed, e, add):
             builder.store(e, builder.gep(p_w, [i]), align=1)
             for p in range(10):
-                bit = builder.icmp_unsigned("!=", builder.and_(builder.lshr(s, ir.Constant(vi, [p] * LANES)), one),
-                                            izero)
-                add(p, builder.select(bit, e, zero))
+                add(p, builder.select(_bit(builder, s, ir.Constant(vi, [p] * LANES)), e, zero))
             hard = builder.select(allowed, ones, zero)
             minority = builder.icmp_unsigned("==", builder.call(ctpop, [s]), small_v)
             add(T_Z, e)
             add(T_HARD, hard)
             add(T_MIN, builder.select(minority, e, zero))
             add(T_HARD_MIN, builder.select(minority, hard, zero))
-        for k in range(14):
-            builder.store(_lane_sum(builder, builder.load(accs[k])), builder.gep(p_out, [ir.Constant(i64, k)]))
+
+        _weighted_sums(context, builder, ta, args, 14, body)
         return context.get_dummy_value()
 
     return sig, codegen
