@@ -36,7 +36,8 @@ conf           (21,) f64: P(card still where last seen) (all 1.0 for the greedy 
 tm             (10,) f64: P(seat is my teammate)
 w, asg, na     weights over team assignments w[0:na] (smart bot), the assignments (public,
                the same for every seat, copied once per game by start_view_nb), their
-               count; na = 0 except for the ACTION decision
+               count; na = 0 except for the ACTION decision (from 8 players the first
+               half, the splits of the table the beliefs keep: beliefs.kept_nb)
 minor          P(my team is the minority) (odd N)
 occ_up         (10,) i8: occupation face up (public), 0/1
 hand_n         (10,) i8: cards in each hand (public)
@@ -73,7 +74,7 @@ import numpy as np
 from numba import njit
 
 from ..enums import DEC, MAX_PLAYERS, N_CARDS, N_DCTX, SC
-from .beliefs import A_MAX
+from .beliefs import A_MAX, kept_nb
 from .intrinsics import copy_nb
 from .params import N_BMEM, N_BPARAM
 from .values import N_SCR
@@ -180,7 +181,7 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
     copy_nb(v.k_card, st.k_card[seat], N_CARDS)
     copy_nb(v.conf, conf, N_CARDS)
     if kind == DEC.ACTION:
-        na = sc[SC.N_ASG]
+        na = kept_nb(n, sc[SC.N_ASG])  # from 8 players the weights of the first half only (beliefs)
         v.na = na
         copy_nb(v.w, st.bel_w[seat], na)
     copy_nb(v.mem, st.bmem[seat], N_BMEM)
