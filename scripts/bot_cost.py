@@ -2,13 +2,17 @@
 """What the bots add to a game's cost, per player count: ``python scripts/bot_cost.py``.
 
 Issue 3 asks that bots add at most a modest factor to the engine's per-game cost, measured as
-random against smart games per second. This measures both, one thread, JIT warm, at every
-player count asked for (default 3-10, ``full`` items), through :mod:`kutsch_sim.sim.bench`
-(``kutsch-sim bench``'s own measurement: the median of ``--repeats`` runs of ``--games``
-games). The two profiles are measured one after the other at each player count and
-``--rounds`` times over, and the table takes the median of the rounds, so a drift of the
-machine's speed does not land on one profile only. Per game and per turn: smart games are
-shorter than random ones, so the per-turn factor is the larger.
+random against smart games per second. This measures random, greedy and smart games, one
+thread, JIT warm, at every player count asked for (default 3-10, ``full`` items), through
+:mod:`kutsch_sim.sim.bench` (``kutsch-sim bench``'s own measurement: the median of
+``--repeats`` runs of ``--games`` games). The profiles are measured one after the other at
+each player count and ``--rounds`` times over, and the table takes the median of the
+rounds, so a drift of the machine's speed does not land on one profile only. Per game and
+per turn: smart games are shorter than random ones, so the per-turn factor is the larger.
+``greedy`` makes the same kinds of purposeful decisions as ``smart`` (values.py, act.py,
+policy.py) from hard knowledge only, with no team beliefs: its cost against random's is
+what deciding on purpose costs, and smart's against greedy's is roughly what the beliefs
+add (smart games also run differently: fewer turns, more fights).
 
     python scripts/bot_cost.py [--players 3-10] [--items full] [--games 20000] [--repeats 3]
                                [--rounds 1] [--json FILE]
@@ -30,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from kutsch_sim.errors import KutschError
 from kutsch_sim.sim.bench import bench_plan, run_bench
 
-PROFILES = ("random", "smart")
+PROFILES = ("random", "greedy", "smart")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -68,18 +72,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"One thread, JIT warm; median of {a.repeats} runs of {int(a.games):,} games"
           f"{f', then of {a.rounds} rounds' if a.rounds > 1 else ''}; engine {first.get('engine', '?')}, "
           f"cpu {first.get('cpu', '?')}.\n")
-    print("| players | items | random µs a game | random turns | smart µs a game | smart turns "
-          "| smart / random a game | a turn |")
-    print("|---:|---|---:|---:|---:|---:|---:|---:|")
+    print("| players | items | random µs a game | random turns | greedy µs a game | greedy turns "
+          "| smart µs a game | smart turns | greedy / random a turn | smart / random a game | a turn "
+          "| smart / greedy a turn |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for item_set in plans["random"].items:
         for n in plans["random"].players:
-            rnd, sm = rows[(item_set, n, "random")], rows[(item_set, n, "smart")]
-            rg = statistics.median(m.us_per_game for m in rnd)
-            sg = statistics.median(m.us_per_game for m in sm)
-            rt = statistics.median(m.us_per_turn for m in rnd)
-            st = statistics.median(m.us_per_turn for m in sm)
-            print(f"| {n} | {item_set} | {rg:.1f} | {rnd[0].mean_turns:.1f} | {sg:.1f} | {sm[0].mean_turns:.1f} "
-                  f"| {sg / rg:.1f}× | {st / rt:.1f}× |")
+            g = {b: statistics.median(m.us_per_game for m in rows[(item_set, n, b)]) for b in PROFILES}
+            t = {b: statistics.median(m.us_per_turn for m in rows[(item_set, n, b)]) for b in PROFILES}
+            turns = {b: rows[(item_set, n, b)][0].mean_turns for b in PROFILES}
+            print(f"| {n} | {item_set} | {g['random']:.1f} | {turns['random']:.1f} | {g['greedy']:.1f} "
+                  f"| {turns['greedy']:.1f} | {g['smart']:.1f} | {turns['smart']:.1f} "
+                  f"| {t['greedy'] / t['random']:.1f}× | {g['smart'] / g['random']:.1f}× "
+                  f"| {t['smart'] / t['random']:.1f}× | {t['smart'] / t['greedy']:.1f}× |")
     return 0
 
 

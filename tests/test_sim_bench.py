@@ -93,3 +93,44 @@ def test_cli_table_says_the_thread_speedup():
     line = next(x for x in res.stdout.splitlines() if "one thread" in x)
     assert line.startswith("4 players, basic,") and " 2 threads " in line
     assert float(line.split(" threads ")[1].split("x")[0]) > 0
+
+
+def _bot_cost():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "bot_cost.py"
+    spec = importlib.util.spec_from_file_location("bot_cost", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_bot_cost_table_has_every_profile_and_its_ratios(capsys, tmp_path):
+    """scripts/bot_cost.py (issue 3's cost figures): one row per count, random, greedy and smart
+    measured, the ratios computed from the medians it prints."""
+    out = tmp_path / "m.jsonl"
+    rc = _bot_cost().main(["--players", "3,4", "--games", "40", "--repeats", "1", "--json", str(out)])
+    assert rc == 0
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("| 3 ") or r.startswith("| 4 ")]
+    assert len(rows) == 2
+    raw = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted((m["players"], m["bots"]) for m in raw) == sorted(
+        (n, b) for n in (3, 4) for b in ("random", "greedy", "smart"))
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        n = int(cells[0])
+        us = {m["bots"]: m["us_per_game"] for m in raw if m["players"] == n}
+        turn = {m["bots"]: m["us_per_turn"] for m in raw if m["players"] == n}
+        assert cells[2] == f"{us['random']:.1f}" and cells[4] == f"{us['greedy']:.1f}" and cells[6] == f"{us['smart']:.1f}"
+        assert cells[8] == f"{turn['greedy'] / turn['random']:.1f}×"
+        assert cells[9] == f"{us['smart'] / us['random']:.1f}×"
+        assert cells[11] == f"{turn['smart'] / turn['greedy']:.1f}×"
+
+
+def test_bot_cost_bad_input_is_one_line_and_exit_2(capsys):
+    mod = _bot_cost()
+    assert mod.main(["--rounds", "0"]) == 2
+    assert mod.main(["--players", "11"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(e.startswith("bot_cost: error:") for e in err)
