@@ -12,7 +12,7 @@ per turn: smart games are shorter than random ones, so the per-turn factor is th
 ``greedy`` makes the same kinds of purposeful decisions as ``smart`` (values.py, act.py,
 policy.py) from hard knowledge only, with no team beliefs: its cost against random's is
 what deciding on purpose costs, and smart's against greedy's is roughly what the beliefs
-add (smart games also run differently: fewer turns, more fights).
+add (smart games also run differently: fewer turns at most counts).
 
     python scripts/bot_cost.py [--players 3-10] [--items full] [--games 20000] [--repeats 3]
                                [--rounds 1] [--json FILE]
