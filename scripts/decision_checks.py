@@ -9,7 +9,7 @@ For smart bots with all 21 items at 3 to 8 players, counts (``kutsch_sim.audit.c
 * Poison Mixer uses, and those naming the side a Poison Ring had already made the winner (R5.6);
 * Duelist decisions, and those where playing it would (not) have improved the fight, with each
   side's strength recomputed from the events before the decision (R8).
-The figures behind the README's 'Decisions fixed in session 5' table.
+The figures behind the 'Decisions fixed in session 5' table (docs/history.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Hand-limit give-aways (R2.4) per game: the count behind the README's table (Bots).
+"""Hand-limit give-aways (R2.4) per game: the count behind the table in docs/history.md (Bots: fixes).
 
     python scripts/limit_gifts.py --players 4 --items full --games 300 [--seed 7] [--bots smart]
 

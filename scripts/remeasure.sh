@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Regenerate every seeded figure that README.md and reports/ quote, one step after another.
+# Regenerate every seeded figure that README.md, docs/history.md and reports/ quote, one step after
+# another. (Since session 14 the README keeps the current tables and docs/history.md the session
+# narratives, with the figures they quote: "Feeds" below says which file.)
 #
 #   bash scripts/remeasure.sh            # the core steps (the README's current figures)
 #   bash scripts/remeasure.sh all        # core steps, then the extras
@@ -97,7 +99,7 @@ step_sample() {
 #    Feeds README (6 players over 1,000,000 games show nothing), (skill table:
 #    99.5/88.6/95.8%, pure-team games; per seat 65.8%/59.2%), (mirror symmetry
 #    +0.14 etc.), (timeouts, wrong declarations, mean/median turns per count),
-#    (wrong declarations under 3%), (Drink used 5.2%/0.5%, session-5 text),
+#    (wrong declarations under 3%); docs/history.md (Drink used 5.2%/0.5%, session-5 text),
 #    (pure-team wins against random 99.5%).
 step_bots_eval() {
   "$PY" scripts/bots_eval.py --json "$OUT/bots_eval.json" >"$OUT/bots_eval.md"
@@ -124,14 +126,14 @@ step_calibration() {
 }
 
 # 5. Decision checks, 1,000 games at 3-8 players (default --seed 11, smart, full).
-#    Feeds README (the table: Drink declarations, Mixer uses, Duelist decisions and their
-#    wrong ones). Not kept under reports/: copy the table into the README by hand.
+#    Feeds docs/history.md (the table: Drink declarations, Mixer uses, Duelist decisions and
+#    their wrong ones). Not kept under reports/: copy the table into docs/history.md by hand.
 step_decision_checks() {
   "$PY" scripts/decision_checks.py --games 1000 >"$OUT/decision_checks.md"
 }
 
 # 6. Hand-limit give-aways, 3-6 players (defaults: 300 games, seed 7, smart), --items full.
-#    Feeds README, the "now" columns (mean (median, max), games over 60).
+#    Feeds docs/history.md, the "now" columns (mean (median, max), games over 60).
 #    Not kept under reports/.
 step_limit_gifts() {
   : >"$OUT/limit_gifts.txt"
@@ -142,7 +144,7 @@ step_limit_gifts() {
 
 # 7. RECONSTRUCTED (the README quotes no command): wrong declarations as a share of declarations,
 #    100,000 smart games each, seed 2026, 5/6/7 players basic and 6 players full.
-#    Feeds README, the figures "with the session's final code" (0.29%, 0.41%, 0.20%,
+#    Feeds docs/history.md, the figures "with the session's final code" (0.29%, 0.41%, 0.20%,
 #    0.71%). Same games as `kutsch-sim simulate --players N --items I --games 100000 --seed 2026`
 #    (a game depends only on seed, configuration and game index); share as in bots_eval.py.
 #    The other figures there (0.90 -> 0.24 etc., commit 8d17f2f, and the build with the fix undone)
@@ -194,7 +196,7 @@ step_fuzz() {
 }
 
 # 11. Cycle counters of an instrumented copy (defaults: 6 players, full, smart, 4,000 games, seed 3;
-#     compiles its own copy, ~3 min). Feeds only the counts in README (110 full refreshes
+#     compiles its own copy, ~3 min). Feeds only the counts in docs/history.md (110 full refreshes
 #     a game, session 8) and (788 trade and attack scores a game, session 9); its shares and
 #     cycles are timings. The other counts there (271 decisions, 94 supports, 226 events; 639/341/483
 #     at 10 players) came from event logs with no script.
@@ -229,4 +231,4 @@ log "remeasure.sh: steps ${steps[*]} at $head"
 for s in "${steps[@]}"; do
   run_step "$s"
 done
-log "remeasure.sh: done. Next: python scripts/compare_reports.py; update the README's figures; git diff --stat reports"
+log "remeasure.sh: done. Next: python scripts/compare_reports.py; update the figures in README.md and docs/history.md; git diff --stat reports"
