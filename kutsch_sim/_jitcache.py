@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
-_JIT_SOURCES = ("enums.py", "rng.py", "engine", "bots")
+_JIT_SOURCES = ("enums.py", "rng.py", "jit.py", "cards_nb.py", "play.py", "engine", "bots")
 
 
 def source_hash() -> str:
@@ -46,7 +46,7 @@ def configure() -> Path:
 
 
 def kernel_cached(kernel: str = "play_batch_nb") -> bool:
-    """Whether numba's cache holds ``kernel`` of ``engine/game.py`` (the batch kernel, or
+    """Whether numba's cache holds ``kernel`` of ``kutsch_sim/play.py`` (the batch kernel, or
     ``play_one_nb`` for one traced game) compiled from *these* files. numba keeps each source
     folder's entries in a subfolder named after the folder and the sha1 of its absolute path
     (``numba.core.caching._CacheLocator.get_suitable_cache_subpath``), so another checkout
@@ -56,6 +56,6 @@ def kernel_cached(kernel: str = "play_batch_nb") -> bool:
     cache = getattr(kutsch_sim, "JIT_CACHE_DIR", None)
     if cache is None:
         return True
-    engine = os.path.dirname(os.path.abspath(str(_PKG / "engine" / "game.py")))
-    sub = os.path.basename(engine) + "_" + hashlib.sha1(engine.encode()).hexdigest()
+    folder = os.path.dirname(os.path.abspath(str(_PKG / "play.py")))
+    sub = os.path.basename(folder) + "_" + hashlib.sha1(folder.encode()).hexdigest()
     return any((Path(cache) / sub).glob(f"*.{kernel}-*.nbi"))

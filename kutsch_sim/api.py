@@ -149,7 +149,7 @@ class GameResult:
 def play_game(cfg: GameConfig, seed: int, game: int = 0, *, debug: bool = False,
               log_cap: int = 50_000) -> GameResult:
     """Play one game with its event log (for traces and tests)."""
-    from .engine.game import play_one_nb
+    from .play import play_one_nb
 
     seed = check_seed(seed)
     n, in_game, stamped, bots, params = cfg.arrays()
@@ -163,7 +163,7 @@ def run_batch(cfg: GameConfig, seed: int, game0: int, n_games: int, *, debug: bo
     """Play games game0 .. game0+n_games-1 of ``cfg``; int32[n_games, N_REC] records.
 
     Uses numba's current thread count (``numba.set_num_threads``)."""
-    from .engine.game import play_batch_nb
+    from .play import play_batch_nb
 
     seed = check_seed(seed)
     n, in_game, stamped, bots, params = cfg.arrays()

@@ -49,9 +49,7 @@ KIND_KEYS = tuple(ItemKind._fields)  # upper-case labels, in id order
 # card numbering: Key x3, Goblet x3, then one card of every other kind
 N_CARDS = 21
 CARD_KIND_LIST = [IK.KEY] * 3 + [IK.GOBLET] * 3 + list(range(IK.BAG_KEY, N_KINDS))
-assert len(CARD_KIND_LIST) == N_CARDS
-C_BAG_KEY = 6
-C_BAG_GOBLET = 7
+assert len(CARD_KIND_LIST) == N_CARDS  # card ids for the kernels: cards_nb
 
 # ---------------------------------------------------------------- occupations (R8)
 class Occupation(NamedTuple):

@@ -10,7 +10,7 @@ Never use ``np.random`` inside the engine.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import config, njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -75,3 +75,17 @@ def shuffle_nb(rs, a, n):
         t = a[i]
         a[i] = a[j]
         a[j] = t
+
+
+if config.DISABLE_JIT:  # plain Python: numpy wraps uint64 as the compiled code does, but warns
+
+    def _wrapping(f):
+        def g(*args):
+            with np.errstate(over="ignore"):
+                return f(*args)
+
+        g.__doc__, g.__name__ = f.__doc__, f.__name__
+        return g
+
+    mix64_nb, stream_key_nb, next_u64_nb = _wrapping(mix64_nb), _wrapping(stream_key_nb), _wrapping(next_u64_nb)
+    below_nb, uniform_nb = _wrapping(below_nb), _wrapping(uniform_nb)

@@ -45,9 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     os.environ["KUTSCH_SIM_CACHE_DIR"] = tempfile.mkdtemp(prefix="kutsch_cold_")
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's kutsch_sim
-    import kutsch_sim  # noqa: F401  (points numba's cache at the empty folder before numba loads)
     from numba.core import event
 
+    import kutsch_sim  # noqa: F401  (points numba's cache at the empty folder before numba loads)
     from kutsch_sim.api import GameConfig, run_batch
 
     total: dict[str, float] = collections.defaultdict(float)

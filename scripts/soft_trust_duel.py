@@ -20,8 +20,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's kutsch_sim
 from kutsch_sim.api import GameConfig  # noqa: E402
 from kutsch_sim.bots.params import P_SOFT_TRUST  # noqa: E402
-from kutsch_sim.engine.game import play_batch_nb  # noqa: E402
 from kutsch_sim.enums import REC, WIN  # noqa: E402
+from kutsch_sim.play import play_batch_nb  # noqa: E402
 from kutsch_sim.sim.options import parse_players  # noqa: E402
 
 

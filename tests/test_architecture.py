@@ -1,10 +1,16 @@
-"""The architecture rule (README "Layout"): the rules and the bots (numba) never import
-pandas, matplotlib or typer, so the kernels stay importable and testable without them."""
+"""The architecture, pinned: the rules reach the bots through one door, the bots never reach
+back, nothing in the package imports in a circle, the kernels import no presentation library,
+and every file stays readable (under 500 lines)."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "kutsch_sim"
 
 PROBE = """
 import importlib, pkgutil, sys
@@ -12,14 +18,110 @@ import kutsch_sim.engine, kutsch_sim.bots
 for pkg in (kutsch_sim.engine, kutsch_sim.bots):
     for m in pkgutil.iter_modules(pkg.__path__):
         importlib.import_module(pkg.__name__ + "." + m.name)
-import kutsch_sim.enums, kutsch_sim.rng
+import kutsch_sim.enums, kutsch_sim.rng, kutsch_sim.cards_nb, kutsch_sim.play
 print(",".join(sorted(m for m in ("pandas", "matplotlib", "typer", "rich") if m in sys.modules)))
 """
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports_of(path: Path) -> set[str]:
+    """The kutsch_sim modules ``path`` imports at run time (at module level or inside a function;
+    not under ``if TYPE_CHECKING:``), as dotted names."""
+    tree = ast.parse(path.read_text())
+    me = module_name(path)
+    package = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
+    skip = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skip.update(id(n) for n in ast.walk(node))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names if a.name.startswith("kutsch_sim"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            if not mod.startswith("kutsch_sim"):
+                continue
+            for a in node.names:  # ``from . import store`` names a module
+                sub = f"{mod}.{a.name}"
+                out.add(sub if (PKG.parent / (sub.replace(".", "/") + ".py")).exists()
+                        or (PKG.parent / sub.replace(".", "/")).is_dir() else mod)
+    out.discard(me)
+    return out
+
+
+def graph() -> dict[str, set[str]]:
+    return {module_name(p): imports_of(p) for p in PKG.rglob("*.py")}
 
 
 def test_engine_and_bots_import_no_presentation_libraries():
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"engine/bots pulled in: {out.stdout.strip()}"
+
+
+def test_the_engine_reaches_the_bots_only_through_its_one_door():
+    g = graph()
+    through = {m for m, deps in g.items() if m.startswith("kutsch_sim.engine.")
+               and any(d.startswith("kutsch_sim.bots") for d in deps)}
+    assert through == {"kutsch_sim.engine.seats"}
+
+
+def test_the_bots_and_the_rules_know_nothing_above_them():
+    """bots/ see the enums, the random streams and the card facts, never the engine; neither
+    layer imports the play layer, the notation, the runs, the report or the command line."""
+    above = ("kutsch_sim.play", "kutsch_sim.notation", "kutsch_sim.sim", "kutsch_sim.report", "kutsch_sim.cli",
+             "kutsch_sim.review", "kutsch_sim.api")
+    for m, deps in graph().items():
+        if m.startswith(("kutsch_sim.engine", "kutsch_sim.bots")):
+            bad = {d for d in deps if d.startswith(above)}
+            if m.startswith("kutsch_sim.bots"):
+                bad |= {d for d in deps if d.startswith("kutsch_sim.engine")}
+            assert not bad, f"{m} imports {sorted(bad)}"
+
+
+def test_no_import_cycle_inside_the_package():
+    g = graph()
+    # a package's __init__ counts as the package: edges to a module's parents are not cycles
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for d in sorted(g.get(m, ())):
+            if d not in g or m.startswith(d + "."):
+                continue
+            if state.get(d) == 1:
+                cycle = stack[stack.index(d):] + [d]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if d not in state:
+                visit(d)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(g):
+        if m not in state:
+            visit(m)
+
+
+def test_no_file_over_500_lines():
+    long = {str(p.relative_to(ROOT)): n for folder in ("kutsch_sim", "tests") for p in (ROOT / folder).rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > 500}
+    assert not long, long
 
 
 # (wrapper, body): the body is compiled once, for int64 arguments; only its inlined wrapper calls it
@@ -33,14 +135,10 @@ def test_literal_heavy_calls_go_through_their_int64_wrappers():
     sites compiled the event observer twenty times (a third of the cold compile). The
     wrappers cast to int64 and are inlined; a direct call of a body from anywhere else, or
     a wrapper that is no longer inlined, brings the repeated compiles back
-    (scripts/compile_profile.py lists them)."""
-    import ast
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[1] / "kutsch_sim"
+    (scripts/dev/compile_profile.py lists them)."""
     callers: dict[str, set[str]] = {b: set() for b in ONE_COMPILE.values()}
     inline: dict[str, bool] = {}
-    for path in list((root / "engine").glob("*.py")) + list((root / "bots").glob("*.py")):
+    for path in list((PKG / "engine").glob("*.py")) + list((PKG / "bots").glob("*.py")):
         tree = ast.parse(path.read_text())
         for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
             if fn.name in ONE_COMPILE:

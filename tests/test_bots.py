@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 
 from kutsch_sim.api import GameConfig, play_game, run_batch
+from kutsch_sim.review.audit import KEYS, check_game
 from kutsch_sim.bots import profiles
 from kutsch_sim.bots.beliefs import A_MAX, make_assignments_nb, refresh_nb
-from kutsch_sim.mind import beliefs_at_end, format_beliefs
 from kutsch_sim.bots.params import BOT_GREEDY, BOT_SMART, PARAM_NAMES
-from kutsch_sim.audit import KEYS, check_game
 from kutsch_sim.bots.reasons import N_REASONS, REASON_TABLE, reason_row_text, reason_text
 from kutsch_sim.enums import CARD_KIND_LIST, EV, IK, LOC_DECK, ORDER, REC, WIN
-from kutsch_sim.position import run
 from kutsch_sim.errors import KutschError
+from kutsch_sim.review.beliefs import beliefs_at_end, format_beliefs
+from kutsch_sim.notation.run import run
 
 
 # ------------------------------------------------------------------ profiles
@@ -209,7 +209,7 @@ def test_hand_limit_gifts_leave_full_hands(n):
 
 # ------------------------------------------------------------------ decisions made on purpose (issue 3 item 3)
 def _checked(configs, games):
-    """kutsch_sim.audit counts over smart games: configs of (players, items, seed)."""
+    """kutsch_sim.review.audit counts over smart games: configs of (players, items, seed)."""
     c = dict.fromkeys(KEYS, 0)
     for n, items, seed in configs:
         cfg = GameConfig(n, items, ("smart",))
@@ -318,19 +318,19 @@ deck: Tome, Coat, Key, Mirror, Gloves
 """
     out = run(pos, ["0 pass", "0 clairvoyant yes", "0 pick Coat", "0 pick Tome"], turns=1)
     st = out.state
-    assert [st.bmem[0, j] for j in (M_CLAIR_TOP, M_CLAIR_2ND, M_CLAIR_DN)] == [16, 15, 5]
+    assert [st.mem.bmem[0, j] for j in (M_CLAIR_TOP, M_CLAIR_2ND, M_CLAIR_DN)] == [16, 15, 5]
     draw_nb(st, 1, 0)  # the Coat, known to seat 0: the Tome is on top now
-    assert [st.bmem[0, j] for j in (M_CLAIR_TOP, M_CLAIR_2ND, M_CLAIR_DN)] == [15, -1, 4]
-    assert np.all(st.bel_conf[0] == 1.0)
+    assert [st.mem.bmem[0, j] for j in (M_CLAIR_TOP, M_CLAIR_2ND, M_CLAIR_DN)] == [15, -1, 4]
+    assert np.all(st.mem.bel_conf[0] == 1.0)
     draw_nb(st, 2, 0)  # the Tome
-    assert st.bmem[0, M_CLAIR_TOP] == -1 and np.all(st.bel_conf[0] == 1.0)
+    assert st.mem.bmem[0, M_CLAIR_TOP] == -1 and np.all(st.mem.bel_conf[0] == 1.0)
     rest = [c for c in range(21) if st.loc[c] == LOC_DECK]  # Key, Mirror, Gloves, shuffled
     assert len(rest) == 3 and all(st.k_card[0, c] == LOC_DECK for c in rest)
     draw_nb(st, 3, 0)  # one of the three: seat 0 cannot tell which
-    assert np.allclose(st.bel_conf[0, rest], 2 / 3)
+    assert np.allclose(st.mem.bel_conf[0, rest], 2 / 3)
     draw_nb(st, 1, 0)
-    assert np.allclose(st.bel_conf[0, rest], 1 / 3)
-    assert np.all(st.bel_conf[1:4, rest] == 1.0)  # they never saw the deck: nothing to go stale
+    assert np.allclose(st.mem.bel_conf[0, rest], 1 / 3)
+    assert np.all(st.mem.bel_conf[1:4, rest] == 1.0)  # they never saw the deck: nothing to go stale
 
 
 def test_the_clairvoyants_cards_go_to_the_next_drawers_and_it_knows_where():
@@ -378,10 +378,10 @@ seat 3: Brotherhood GrandMaster | Goblet, Ring
     st = out.state
     passed = {0: 13, 1: 17, 2: 11, 3: 12}  # Monocle, Sextant, Whip, Ring, each to the left
     for p, c in passed.items():
-        assert st.k_card[p, c] == (p + 1) % 4 and st.bel_conf[p, c] == 1.0, (p, c, st.bel_conf[p, c])
+        assert st.k_card[p, c] == (p + 1) % 4 and st.mem.bel_conf[p, c] == 1.0, (p, c, st.mem.bel_conf[p, c])
     # seat 1 got the Sextant from seat 0 in the trade and passed one of its two cards on: seat 0
     # cannot tell which, so it is still at seat 1 with probability 1/2
-    assert st.k_card[0, 17] == 1 and st.bel_conf[0, 17] == 0.5
+    assert st.k_card[0, 17] == 1 and st.mem.bel_conf[0, 17] == 0.5
 
 
 def test_diplomat_never_pays_with_its_own_victory_item_or_the_same_kind():

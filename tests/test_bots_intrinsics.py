@@ -28,15 +28,14 @@ from kutsch_sim.bots.values import (
     SLOT,
     TM,
     TR_KEEP,
-    future_team_nb,
-    now_team_nb,
     prep_nb,
     spread_nb,
     victory_weight_nb,
 )
 from kutsch_sim.bots.view import VIEW_DT
+from kutsch_sim.cards_nb import future_team_nb, kind_nb, now_team_nb
 from kutsch_sim.engine.declare import declarable_nb
-from kutsch_sim.engine.items import holds_kind_nb, kind_nb, victory_team_nb
+from kutsch_sim.engine.items import holds_kind_nb, victory_team_nb
 from kutsch_sim.engine.state import new_state
 from kutsch_sim.enums import DK, IK, LOC_DECK, N_CARDS, N_KINDS, SC, VAR
 

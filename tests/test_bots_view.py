@@ -18,14 +18,12 @@ from numba import njit
 
 from kutsch_sim.api import GameConfig
 from kutsch_sim.bots.act import REASON_AT
-from kutsch_sim.bots.beliefs import A_MAX, SMALL_N, observe_nb
+from kutsch_sim.bots.beliefs import A_MAX, SMALL_N
 from kutsch_sim.bots.dispatch import bot_choose_nb, read_seats_nb, refresh_seat_nb, seat_beliefs_nb
+from kutsch_sim.bots.observer import observe_nb
 from kutsch_sim.bots.params import P_NOISE
-from kutsch_sim.engine.game import action_options_nb, init_game_nb, play_turn_nb
+from kutsch_sim.engine.game import action_options_nb, play_turn_nb
 from kutsch_sim.engine.state import as_record, copy_state, new_state_nb
-from kutsch_sim.position import Position
-from kutsch_sim.scenario import play_turns
-from kutsch_sim.script import compile_script_lines
 from kutsch_sim.enums import (
     CLAIR_DRAW,
     DCTX_A,
@@ -43,6 +41,10 @@ from kutsch_sim.enums import (
     OFFER_FREE,
     SC,
 )
+from kutsch_sim.notation.position import Position
+from kutsch_sim.notation.run import play_turns
+from kutsch_sim.notation.script import compile_script_lines
+from kutsch_sim.play import init_game_nb
 
 
 @njit(cache=True)
@@ -104,16 +106,16 @@ def hide_from(st, seat, rng) -> object:
     for arr in (st2.k_assoc, st2.k_occ, st2.k_card):
         for p in others:
             arr[p, :] = rng.integers(-1, 2, size=arr.shape[1])
-    for arr in (st2.bel_gpair, st2.bel_epriv, st2.bel_w, st2.bel_team, st2.bel_conf):
+    for arr in (st2.mem.bel_gpair, st2.mem.bel_epriv, st2.mem.bel_w, st2.mem.bel_team, st2.mem.bel_conf):
         for p in others:
             arr[p, :] = rng.random(arr.shape[1])
     for p in others:
-        st2.bel_idx[p, :] = rng.integers(0, 512, size=st2.bel_idx.shape[1])
-        st2.bel_key[p, :] = rng.integers(-1, 300, size=2)
-        st2.bmem[p, :] = rng.integers(-1, 5, size=st2.bmem.shape[1])
-        st2.bel_minor[p] = rng.random()
+        st2.mem.bel_idx[p, :] = rng.integers(0, 512, size=st2.mem.bel_idx.shape[1])
+        st2.mem.bel_key[p, :] = rng.integers(-1, 300, size=2)
+        st2.mem.bmem[p, :] = rng.integers(-1, 5, size=st2.mem.bmem.shape[1])
+        st2.mem.bel_minor[p] = rng.random()
     # the View record still holds the last decision's copy (often another seat's): scramble it
-    vw = st2.vw
+    vw = st2.mem.vw
     for name in vw.dtype.names:
         if name == "asg":  # the team assignments: public, the same for every seat, set once per game
             continue
@@ -130,7 +132,7 @@ def same_decision(st, st2, call):
     b = call(st2)
     assert a == b
     assert np.array_equal(st.rs, st2.rs)
-    assert np.array_equal(st.vw.out, st2.vw.out)
+    assert np.array_equal(st.mem.vw.out, st2.mem.vw.out)
 
 
 @settings(max_examples=40, deadline=None)
@@ -184,12 +186,12 @@ def test_observer_keeps_private_fields_private():
         results.append(s)
     a, b = results
     for p in (0, 3, 4, 5):
-        assert np.array_equal(a.bel_gpair[p], b.bel_gpair[p])
-        assert np.array_equal(a.bel_epriv[p], b.bel_epriv[p])
+        assert np.array_equal(a.mem.bel_gpair[p], b.mem.bel_gpair[p])
+        assert np.array_equal(a.mem.bel_epriv[p], b.mem.bel_epriv[p])
         # what others believe about cards depends on where they placed them, not on x and y
-        assert np.array_equal(a.bel_conf[p], b.bel_conf[p])
-    assert np.array_equal(a.bel_psat, b.bel_psat)
-    assert np.array_equal(a.bel_epub, b.bel_epub)
+        assert np.array_equal(a.mem.bel_conf[p], b.mem.bel_conf[p])
+    assert np.array_equal(a.mem.bel_psat, b.mem.bel_psat)
+    assert np.array_equal(a.mem.bel_epub, b.mem.bel_epub)
 
 
 def test_observer_public_evidence_ignores_what_only_the_traders_know():
@@ -200,14 +202,14 @@ def test_observer_public_evidence_ignores_what_only_the_traders_know():
     observer reset every seat's confidence in the very Bag announced, and weighed no offer
     of a Pearl or a Mirror as evidence, so every seat could tell them apart.)"""
     st = position(6, ("smart",) * 6, 3, 6)
-    st.bel_conf[:, 6:8] = 0.5  # (card 6 is the Bag (Key), 7 the Bag (Goblet))
+    st.mem.bel_conf[:, 6:8] = 0.5  # (card 6 is the Bag (Key), 7 the Bag (Goblet))
     runs = []
     for bag in (6, 7):
         s = copy_state(st)
         observe_nb(s, EV.ANNOUNCE, 2, bag, 0, 0)
         runs.append(s)
     for s in runs:
-        assert np.array_equal(s.bel_conf, st.bel_conf)
+        assert np.array_equal(s.mem.bel_conf, st.mem.bel_conf)
     runs = []
     for card, how in ((8, OFFER_FREE), (18, OFFER_CARD), (19, OFFER_CARD)):  # Dagger, Pearl, Mirror
         s = copy_state(st)
@@ -215,16 +217,16 @@ def test_observer_public_evidence_ignores_what_only_the_traders_know():
         observe_nb(s, EV.ACCEPT, 1, 2, card, 9)
         runs.append(s)
     a = runs[0]
-    assert not np.array_equal(a.bel_psat, st.bel_psat)  # an offer and its acceptance are evidence
+    assert not np.array_equal(a.mem.bel_psat, st.mem.bel_psat)  # an offer and its acceptance are evidence
     for b in runs[1:]:
-        assert np.array_equal(a.bel_pair, b.bel_pair) and np.array_equal(a.bel_psat, b.bel_psat)
-        assert np.array_equal(a.bel_epub, b.bel_epub)
+        assert np.array_equal(a.mem.bel_pair, b.mem.bel_pair) and np.array_equal(a.mem.bel_psat, b.mem.bel_psat)
+        assert np.array_equal(a.mem.bel_epub, b.mem.bel_epub)
         for p in (0, 3, 4, 5):
-            assert np.array_equal(a.bel_epriv[p], b.bel_epriv[p])
+            assert np.array_equal(a.mem.bel_epriv[p], b.mem.bel_epriv[p])
     s = copy_state(st)  # the Diplomat's demand: nobody chose to offer or to accept it
     observe_nb(s, EV.OFFER, 1, 2, 8, OFFER_DIPLOMAT)
     observe_nb(s, EV.ACCEPT, 1, 2, 8, 9)
-    assert np.array_equal(s.bel_pair, st.bel_pair) and np.array_equal(s.bel_epub, st.bel_epub)
+    assert np.array_equal(s.mem.bel_pair, st.mem.bel_pair) and np.array_equal(s.mem.bel_epub, st.mem.bel_epub)
 
 
 ANNOUNCED = """
@@ -253,9 +255,9 @@ def test_observer_an_announced_card_leaves_the_givers_other_cards_in_place():
     there. (Session 10's audit: the acceptance had already lowered it, and nothing raised it
     again.) After a silent trade any of the giver's three cards may have gone."""
     st = _observed(ANNOUNCED, ["0 trade 1 Monocle", "1 accept", "1 return Whip"])
-    assert st.bel_conf[2, 0] == 1.0 and st.bel_conf[2, 8] == 1.0 and st.k_card[2, 13] == 1
+    assert st.mem.bel_conf[2, 0] == 1.0 and st.mem.bel_conf[2, 8] == 1.0 and st.k_card[2, 13] == 1
     st = _observed(ANNOUNCED, ["0 trade 1 Dagger", "1 accept", "1 return Whip"])
-    assert st.bel_conf[2, 0] == pytest.approx(2 / 3) and st.bel_conf[2, 13] == pytest.approx(2 / 3)
+    assert st.mem.bel_conf[2, 0] == pytest.approx(2 / 3) and st.mem.bel_conf[2, 13] == pytest.approx(2 / 3)
 
 
 # ------------------------------------------------------------------ mirror symmetry
@@ -272,7 +274,7 @@ def mirror(st) -> object:
     m.k_assoc[:] = np.where(st.k_assoc >= 0, 1 - st.k_assoc, -1)
     m.loc[SIGMA] = st.loc
     m.k_card[:, SIGMA] = st.k_card
-    m.bel_conf[:, SIGMA] = st.bel_conf
+    m.mem.bel_conf[:, SIGMA] = st.mem.bel_conf
     dn = int(st.sc[SC.DECK_N])
     m.deck[:dn] = SIGMA[st.deck[:dn]]
     if st.sc[SC.MINORITY] >= 0:
@@ -280,17 +282,17 @@ def mirror(st) -> object:
         m.sc[SC.LEFTOVER] = 1 - st.sc[SC.LEFTOVER]
     na = int(st.sc[SC.N_ASG])
     full = (1 << n) - 1
-    index = {int(a): i for i, a in enumerate(st.bel_asg[:na])}
-    perm = np.array([index[(~int(a)) & full] for a in st.bel_asg[:na]])
+    index = {int(a): i for i, a in enumerate(st.mem.bel_asg[:na])}
+    perm = np.array([index[(~int(a)) & full] for a in st.mem.bel_asg[:na]])
     if n <= SMALL_N:  # above, the factors are kept per split of the table, the same split
-        m.bel_epub[:, perm] = st.bel_epub[:, :na]  # with the names swapped (beliefs.make_assignments_nb)
-        m.bel_epriv[:, perm] = st.bel_epriv[:, :na]
+        m.mem.bel_epub[:, perm] = st.mem.bel_epub[:, :na]  # with the names swapped (beliefs.make_assignments_nb)
+        m.mem.bel_epriv[:, perm] = st.mem.bel_epriv[:, :na]
     for p in range(MAX_PLAYERS):
-        top = st.bmem[p, 4]
+        top = st.mem.bmem[p, 4]
         if top >= 0:
-            m.bmem[p, 4] = SIGMA[top]
-    m.bel_fresh[:] = False
-    m.bel_key[:, 0] = -1  # the lists of allowed assignments hold indices: made again
+            m.mem.bmem[p, 4] = SIGMA[top]
+    m.mem.bel_fresh[:] = False
+    m.mem.bel_key[:, 0] = -1  # the lists of allowed assignments hold indices: made again
     return m
 
 
@@ -307,7 +309,7 @@ def action_scores_nb(st, seat):
     k = action_options_nb(st, seat)
     st.dctx[0] = seat
     bot_choose_nb(st, seat, DEC.ACTION, k)
-    return st.opts[:k].copy(), st.vw.score[:k].copy(), st.vw.score[REASON_AT:REASON_AT + k].copy()
+    return st.opts[:k].copy(), st.mem.vw.score[:k].copy(), st.mem.vw.score[REASON_AT:REASON_AT + k].copy()
 
 
 @pytest.mark.parametrize("n", [4, 5, 6, 9, 10])
@@ -317,8 +319,8 @@ def test_action_scores_are_mirror_symmetric(n):
         st = position(n, bots, game, 3 * game % 37)
         if st.sc[SC.OVER]:
             continue
-        st.bparam[:, P_NOISE] = 0.0
-        st.bel_fresh[:] = False
+        st.mem.bparam[:, P_NOISE] = 0.0
+        st.mem.bel_fresh[:] = False
         seat = int(st.sc[SC.ACTIVE])
         m = mirror(st)
         o1, s1, r1 = action_scores_nb(copy_state(st), seat)
@@ -337,10 +339,10 @@ def log_weights(st, p, na):
     n = int(st.sc[SC.N])
     pub, priv = np.zeros(A_MAX), np.zeros(A_MAX)
     for i in range(na):
-        a = int(st.bel_asg[i])
+        a = int(st.mem.bel_asg[i])
         together = [((a >> x) ^ (a >> y)) & 1 == 0 for x in range(n) for y in range(n)]
-        pub[i] = sum(st.bel_psat[x, y] for x in range(n) for y in range(x + 1, n) if together[x * n + y])
-        priv[i] = sum(st.bel_gpair[p, g] for g in range(n) if g != p and together[p * n + g])
+        pub[i] = sum(st.mem.bel_psat[x, y] for x in range(n) for y in range(x + 1, n) if together[x * n + y])
+        priv[i] = sum(st.mem.bel_gpair[p, g] for g in range(n) if g != p and together[p * n + g])
     return pub, priv
 
 
@@ -367,23 +369,23 @@ def test_soft_evidence_factors_match_the_log_weights(n):
         st = as_record(prefix_nb(nn, in_game, stamped, bots, params, np.uint64(3), cfg.config_id, game, 8 * n))
         na = int(st.sc[SC.N_ASG])
         trusts = sorted({float(params[p, P_SOFT_TRUST]) for p in range(n)} - {0.0})
-        assert int(st.bel_nts) == len(trusts)
+        assert int(st.mem.bel_nts) == len(trusts)
         for p in range(n):
             t = float(params[p, P_SOFT_TRUST])
             pub, priv = log_weights(st, p, na)
-            row = st.bel_epub[int(st.bel_tslot[p])]
+            row = st.mem.bel_epub[int(st.mem.bel_tslot[p])]
             nk = na if n <= SMALL_N else na // 2  # kept: above SMALL_N the first half (beliefs.kept_nb)
             np.testing.assert_allclose(row[:nk], np.exp(t * pub[:nk]), rtol=1e-11)
-            np.testing.assert_allclose(st.bel_epriv[p, :nk], np.exp(priv[:nk]), rtol=1e-11)
+            np.testing.assert_allclose(st.mem.bel_epriv[p, :nk], np.exp(priv[:nk]), rtol=1e-11)
             refresh_seat_nb(st, p)
             w, team, minor = np.zeros(A_MAX), np.zeros(10), np.zeros(10)
-            refresh_nb(n, p, na, st.bel_asg, pub, priv, st.k_assoc[p], t, w, team, minor)
-            np.testing.assert_allclose(st.bel_team[p, :n], team[:n], rtol=1e-11, atol=1e-14)
-            assert st.bel_team[p, :n].min() >= 0.0 and st.bel_team[p, :n].max() <= 1.0
-            np.testing.assert_allclose(st.bel_w[p, :na], w[:na], rtol=1e-11, atol=1e-14)
-            assert st.bel_minor[p] == pytest.approx(minor[p], rel=1e-11, abs=1e-14)
+            refresh_nb(n, p, na, st.mem.bel_asg, pub, priv, st.k_assoc[p], t, w, team, minor)
+            np.testing.assert_allclose(st.mem.bel_team[p, :n], team[:n], rtol=1e-11, atol=1e-14)
+            assert st.mem.bel_team[p, :n].min() >= 0.0 and st.mem.bel_team[p, :n].max() <= 1.0
+            np.testing.assert_allclose(st.mem.bel_w[p, :na], w[:na], rtol=1e-11, atol=1e-14)
+            assert st.mem.bel_minor[p] == pytest.approx(minor[p], rel=1e-11, abs=1e-14)
             priv_seen |= bool(np.abs(priv[:na]).max() > 0.1)
-        assert np.abs(st.bel_psat).max() > 0.1  # evidence was seen (the test tests something)
+        assert np.abs(st.mem.bel_psat).max() > 0.1  # evidence was seen (the test tests something)
     assert priv_seen
 
 
@@ -601,9 +603,9 @@ def partial_then_full_nb(st, seat, kind):
     the partial refresh leaves it, then as a full refresh does."""
     x, y = read_seats_nb(st, seat, kind)
     ok = seat_beliefs_nb(st, seat, kind)
-    part = st.bel_team[seat].copy()
+    part = st.mem.bel_team[seat].copy()
     refresh_seat_nb(st, seat)
-    return ok, x, y, part, st.bel_team[seat].copy()
+    return ok, x, y, part, st.mem.bel_team[seat].copy()
 
 
 def partial_cases(st, seat, other, third, rng):
@@ -676,17 +678,17 @@ def test_partial_refresh_reads_only_the_seats_a_decision_reads(n, game, turns, s
         refresh_seat_nb(s2, seat)
         for p in range(MAX_PLAYERS):
             if p not in keep:
-                s2.bel_team[seat, p] = rng.random()
-        s2.bel_fresh[seat] = True  # decide from the scrambled row, as it stands
+                s2.mem.bel_team[seat, p] = rng.random()
+        s2.mem.bel_fresh[seat] = True  # decide from the scrambled row, as it stands
         i2 = bot_choose_nb(s2, seat, kind, len(opts))
         assert i1 == i2, kind
-        assert np.array_equal(s1.vw.out, s2.vw.out), kind
+        assert np.array_equal(s1.mem.vw.out, s2.mem.vw.out), kind
         assert np.array_equal(s1.rs, s2.rs), kind
         # (2) what the partial refresh writes is the full refresh's
         s3 = copy_state(st)
         set_decision(s3, opts, a, b, c, x, u)
         refresh_seat_nb(s3, seat)  # a current list of allowed assignments
-        s3.bel_fresh[seat] = False
+        s3.mem.bel_fresh[seat] = False
         ok, px, py, part, full = partial_then_full_nb(s3, seat, kind)
         assert ok, kind
         for p in (px, py):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kutsch_sim.api import GameConfig
 from kutsch_sim.cards import card_player_range
-from kutsch_sim.engine.game import init_game_nb, play_nb
+from kutsch_sim.engine.game import play_nb
 from kutsch_sim.engine.state import new_state
 from kutsch_sim.enums import (
     BROTHERHOOD,
@@ -28,7 +28,10 @@ from kutsch_sim.enums import (
     SC,
     WIN,
 )
-from kutsch_sim.position import Position, hand_limit, play_turns
+from kutsch_sim.notation.names import hand_limit
+from kutsch_sim.notation.position import Position
+from kutsch_sim.notation.run import play_turns
+from kutsch_sim.play import init_game_nb
 
 ITEM_SETS = ["basic", "full", "basic+Loge", "full-Loge", "basic+Tome+Sextant", "basic+Mirror+Coat", "full-Pearl"]
 TURN_CAP = 250

@@ -1,4 +1,4 @@
-"""Tests of the position notation and the decision-script notation (kutsch_sim.position, .script)."""
+"""Tests of the position notation and the decision-script notation (kutsch_sim.notation.position, .script)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ from kutsch_sim.enums import (
     SIDE_DEF,
 )
 from kutsch_sim.errors import KutschError
-from kutsch_sim.position import Position, decode_events, play_turns, run
-from kutsch_sim.script import compile_script
+from kutsch_sim.notation.position import Position
+from kutsch_sim.notation.run import decode_events, play_turns, run
+from kutsch_sim.notation.script import compile_script
 
 EXAMPLE = """
 players 4
@@ -189,8 +190,8 @@ def test_strict_run_names_the_illegal_or_unused_line() -> None:
 
 def test_play_turns_matches_play_nb() -> None:
     """The runner's turn loop agrees with the engine's: same final state, turn by turn or at once."""
-    from kutsch_sim.engine.game import init_game_nb
     from kutsch_sim.engine.state import new_state
+    from kutsch_sim.play import init_game_nb
 
     cfg = GameConfig(6, "full", turn_cap=60)
     n, in_game, stamped, bots, params = cfg.arrays()
@@ -209,8 +210,8 @@ def test_play_turns_matches_play_nb() -> None:
 
 
 def test_from_state_round_trip_mid_game() -> None:
-    from kutsch_sim.engine.game import init_game_nb
     from kutsch_sim.engine.state import new_state
+    from kutsch_sim.play import init_game_nb
 
     cfg = GameConfig(7, "full")
     n, in_game, stamped, bots, params = cfg.arrays()

@@ -208,7 +208,7 @@ def test_generator_follows_schema():
 
 def test_generator_matches_records_to_frame():
     """Same columns and dtypes as the real labelling code, when it can be imported."""
-    results = pytest.importorskip("kutsch_sim.results")
+    results = pytest.importorskip("kutsch_sim.sim.results")
     from kutsch_sim.enums import N_REC
 
     real = results.records_to_frame(np.zeros((3, N_REC), np.int32), players=4, item_set="basic",

@@ -10,7 +10,7 @@ import pytest
 
 from kutsch_sim.enums import BROTHERHOOD, DK, ORDER, REC, SC, WIN
 from kutsch_sim.errors import KutschError
-from kutsch_sim.position import run
+from kutsch_sim.notation.run import run
 
 BASE = """
 seat 0: Order Thug | Key, Key, Dagger

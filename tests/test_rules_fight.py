@@ -12,7 +12,7 @@ import pytest
 
 from kutsch_sim.enums import OC, ORDER, SIDE_ATT, SIDE_DEF, SRC
 from kutsch_sim.errors import KutschError
-from kutsch_sim.position import run
+from kutsch_sim.notation.run import run
 
 BASE = """
 seat 0: Order Thug | Key, Dagger

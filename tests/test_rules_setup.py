@@ -7,22 +7,11 @@ import pytest
 
 from kutsch_sim.api import GameConfig
 from kutsch_sim.cards import CARD_NAMES, stamped_cards
-from kutsch_sim.engine.game import init_game_nb
+from kutsch_sim.cards_nb import C_BAG_GOBLET, C_BAG_KEY
 from kutsch_sim.engine.state import new_state
-from kutsch_sim.enums import (
-    BROTHERHOOD,
-    C_BAG_GOBLET,
-    C_BAG_KEY,
-    IK,
-    LOC_DECK,
-    LOC_OUT,
-    LOC_PILE,
-    N_CARDS,
-    N_OCCS,
-    ORDER,
-    SC,
-)
-from kutsch_sim.position import KIND_CARDS
+from kutsch_sim.enums import BROTHERHOOD, IK, LOC_DECK, LOC_OUT, LOC_PILE, N_CARDS, N_OCCS, ORDER, SC
+from kutsch_sim.notation.names import KIND_CARDS
+from kutsch_sim.play import init_game_nb
 
 PEARL = KIND_CARDS[IK.PEARL][0]
 COAT = KIND_CARDS[IK.COAT][0]

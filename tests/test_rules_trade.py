@@ -11,7 +11,7 @@ import pytest
 
 from kutsch_sim.enums import BROTHERHOOD, LOC_DECK, OC, OFFER_CARD
 from kutsch_sim.errors import KutschError
-from kutsch_sim.position import run
+from kutsch_sim.notation.run import run
 
 BASE = """
 seat 0: Order Thug | Key, Dagger, Monocle

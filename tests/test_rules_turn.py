@@ -10,7 +10,7 @@ import pytest
 
 from kutsch_sim.enums import EV, IK, LOC_DECK, OC, OFFER_DIPLOMAT, ORDER, REC, SC, SIDE_NONE, WIN
 from kutsch_sim.errors import KutschError
-from kutsch_sim.position import run
+from kutsch_sim.notation.run import run
 
 DIPLO = """
 seat 0: Order Diplomat | Key, Dagger

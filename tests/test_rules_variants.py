@@ -18,13 +18,15 @@ from kutsch_sim.api import GameConfig, parse_variants, play_game, run_batch, var
 from kutsch_sim.bots.beliefs import A_MAX, N_BINS, deal_counts_nb, make_assignments_nb, refresh_cards_nb
 from kutsch_sim.bots.dispatch import bot_choose_nb, start_bots_nb
 from kutsch_sim.bots.reasons import reason_row_text
-from kutsch_sim.engine.game import action_options_nb, init_game_var_nb, play_turn_nb
+from kutsch_sim.engine.game import action_options_nb, play_turn_nb
 from kutsch_sim.engine.state import as_record, copy_state, new_state, new_state_nb
 from kutsch_sim.enums import BROTHERHOOD, DEC, DK, EV, ORDER, REC, SC, VAR, WIN
 from kutsch_sim.errors import KutschError
-from kutsch_sim.position import Position, play_turns, run
+from kutsch_sim.notation.position import Position
+from kutsch_sim.notation.run import play_turns, run
+from kutsch_sim.play import init_game_var_nb
 from kutsch_sim.sim import store
-from kutsch_sim.trace import format_game
+from kutsch_sim.review.trace import format_game
 
 
 def rows(out) -> list[tuple]:
@@ -387,7 +389,7 @@ def test_R10_variants_on_every_command(tmp_path) -> None:
     import pandas as pd
     from typer.testing import CliRunner
 
-    from kutsch_sim.cli import app
+    from kutsch_sim.cli.app import app
     from kutsch_sim.sim.study import standard_parts, study_options, variant_parts
 
     runner = CliRunner()
@@ -473,7 +475,7 @@ def test_R10_advanced_3p_decisions_ignore_the_unseen_association_cards() -> None
                     st2.acard[p, j] = rng.integers(0, 2)
             st2.assoc[p] = BROTHERHOOD if st2.acard[p].sum() >= 2 else ORDER
         assert adv_action_nb(st, seat) == adv_action_nb(st2, seat)
-        assert np.array_equal(st.rs, st2.rs) and np.array_equal(st.vw.out, st2.vw.out)
+        assert np.array_equal(st.rs, st2.rs) and np.array_equal(st.mem.vw.out, st2.mem.vw.out)
         checked += 1
     assert checked >= 10
 

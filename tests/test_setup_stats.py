@@ -15,8 +15,9 @@ from scipy import stats
 
 from kutsch_sim.api import GameConfig, run_batch
 from kutsch_sim.cards import stamped_cards
-from kutsch_sim.enums import C_BAG_GOBLET, C_BAG_KEY, IK, N_CARDS, N_OCCS, ORDER, REC
-from kutsch_sim.position import KIND_CARDS
+from kutsch_sim.cards_nb import C_BAG_GOBLET, C_BAG_KEY
+from kutsch_sim.enums import IK, N_CARDS, N_OCCS, ORDER, REC
+from kutsch_sim.notation.names import KIND_CARDS
 
 GAMES = 4000
 ALPHA = 1e-3

@@ -8,7 +8,7 @@ import typer
 from typer.testing import CliRunner
 
 from kutsch_sim.api import GameConfig
-from kutsch_sim.commands.bench import bench_cmd
+from kutsch_sim.cli.bench import bench_cmd
 from kutsch_sim.sim.bench import BenchPlan, markdown_table, measure_throughput, run_bench
 
 app = typer.Typer()

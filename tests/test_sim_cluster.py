@@ -8,7 +8,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from kutsch_sim.commands.simulate import simulate_cmd
+from kutsch_sim.cli.simulate import simulate_cmd
 from kutsch_sim.errors import KutschError
 from kutsch_sim.sim import cluster as cluster_mod
 from kutsch_sim.sim import store

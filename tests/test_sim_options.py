@@ -10,8 +10,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from kutsch_sim.commands.bench import bench_cmd
-from kutsch_sim.commands.simulate import simulate_cmd
+from kutsch_sim.cli.bench import bench_cmd
+from kutsch_sim.cli.simulate import simulate_cmd
 from kutsch_sim.errors import KutschError
 from kutsch_sim.sim import store
 from kutsch_sim.sim.options import (
@@ -201,30 +201,29 @@ def test_simulate_unwritable_out_is_one_line():
 def test_play_says_when_it_compiles(monkeypatch, tmp_path):
     """A first `play` compiles the one-game kernel for minutes: it says so on stderr, once,
     and says nothing when the kernel is cached (kernel_cached looks for it in numba's cache)."""
-    import kutsch_sim
-    from kutsch_sim.cli import app as cli_app
-    from kutsch_sim.commands import simulate
-
     import hashlib
     import os
 
-    import kutsch_sim.engine.game
+    import kutsch_sim
+    import kutsch_sim.play
+    from kutsch_sim.cli import common
+    from kutsch_sim.cli.app import app as cli_app
 
     monkeypatch.setattr(kutsch_sim, "JIT_CACHE_DIR", tmp_path)  # an empty cache folder
-    assert not simulate.kernel_cached("play_one_nb") and not simulate.kernel_cached()
-    other = tmp_path / ("engine_" + "0" * 40)  # the same sources in another checkout: not ours
+    assert not common.kernel_cached("play_one_nb") and not common.kernel_cached()
+    other = tmp_path / ("kutsch_sim_" + "0" * 40)  # the same sources in another checkout: not ours
     other.mkdir()
-    (other / "game.play_one_nb-169.py311.nbi").write_bytes(b"")
-    assert not simulate.kernel_cached("play_one_nb")
-    engine = os.path.dirname(os.path.abspath(kutsch_sim.engine.game.__file__))
-    ours = tmp_path / ("engine_" + hashlib.sha1(engine.encode()).hexdigest())  # numba's folder for it
+    (other / "play.play_one_nb-169.py311.nbi").write_bytes(b"")
+    assert not common.kernel_cached("play_one_nb")
+    folder = os.path.dirname(os.path.abspath(kutsch_sim.play.__file__))
+    ours = tmp_path / ("kutsch_sim_" + hashlib.sha1(folder.encode()).hexdigest())  # numba's folder for it
     ours.mkdir()
-    (ours / "game.play_one_nb-169.py311.nbi").write_bytes(b"")
-    assert simulate.kernel_cached("play_one_nb") and not simulate.kernel_cached()
-    monkeypatch.setattr(simulate, "kernel_cached", lambda kernel="play_batch_nb": False)
+    (ours / "play.play_one_nb-169.py311.nbi").write_bytes(b"")
+    assert common.kernel_cached("play_one_nb") and not common.kernel_cached()
+    monkeypatch.setattr(common, "kernel_cached", lambda kernel="play_batch_nb": False)
     res = CliRunner().invoke(cli_app, ["play", "-n", "3", "-s", "2"])
     assert res.exit_code == 0
     assert res.output.count("compiling the engine") == 1
-    monkeypatch.setattr(simulate, "kernel_cached", lambda kernel="play_batch_nb": True)
+    monkeypatch.setattr(common, "kernel_cached", lambda kernel="play_batch_nb": True)
     res = CliRunner().invoke(cli_app, ["play", "-n", "3", "-s", "2"])
     assert res.exit_code == 0 and "compiling the engine" not in res.output

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from kutsch_sim._jitcache import source_hash
 from kutsch_sim.api import GameConfig, run_batch
-from kutsch_sim.commands.simulate import simulate_cmd
+from kutsch_sim.cli.simulate import simulate_cmd
 from kutsch_sim.sim import store
 from kutsch_sim.sim.options import sim_options
 from kutsch_sim.sim.runner import Run, simulate
@@ -231,7 +231,7 @@ def test_real_ctrl_c_and_kill_then_resume(tmp_path):
     # 60 chunks: the run must last long enough (seconds) to be interrupted after its second chunk
     args = [*shlex.split("-n 4 -i basic -g 6000 -s 3 --chunk-size 100 -t 1"), "-o", str(out)]
     code = ("import signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-            "import sys, typer; from kutsch_sim.commands.simulate import simulate_cmd; typer.run(simulate_cmd)")
+            "import sys, typer; from kutsch_sim.cli.simulate import simulate_cmd; typer.run(simulate_cmd)")
     env = dict(os.environ, PYTHONPATH=str(root))
 
     def start_and_stop(sig: int, extra: list[str]) -> subprocess.CompletedProcess | int:

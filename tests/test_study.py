@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from kutsch_sim.api import GameConfig, run_batch
 from kutsch_sim.bots.profiles import PROFILES
 from kutsch_sim.cards import ITEM_KEYS, TABLES
-from kutsch_sim.cli import app
+from kutsch_sim.cli.app import app
 from kutsch_sim.report import load_results
 from kutsch_sim.sim import store
 from kutsch_sim.sim.runner import Run

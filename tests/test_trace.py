@@ -19,8 +19,8 @@ from kutsch_sim.enums import (
     SRC_LABELS,
     TEAM_NAMES,
 )
-from kutsch_sim.mind import format_beliefs
-from kutsch_sim.trace import CARD_NAMES, format_game
+from kutsch_sim.review.beliefs import format_beliefs
+from kutsch_sim.review.trace import CARD_NAMES, format_game
 
 
 def test_offers_are_marked_unrefusable_exactly_when_the_engine_forced_them() -> None:
@@ -194,7 +194,7 @@ def test_R6_2_declaration_shows_named_players_and_why_it_failed() -> None:
 def test_R4_7_a_forced_reject_says_why() -> None:
     """R4.7: a receiver whose only other item is the other Secret Bag must reject a Bag; the
     engine flags that REJECT (d = 1) and the trace says so, while a chosen reject stays plain."""
-    from kutsch_sim.position import run
+    from kutsch_sim.notation.run import run
 
     pos = """
     seat 0: Order Thug | Secret Bag (Key), Dagger

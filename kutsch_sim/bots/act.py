@@ -11,6 +11,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..cards_nb import (
+    C_COAT,
+    C_DAGGER,
+    C_GLOVES,
+    C_MIRROR,
+    C_MONOCLE,
+    C_PEARL,
+    C_PRIVILEGE,
+    C_SEXTANT,
+    C_TOME,
+    future_team_nb,
+    has_effect_nb,
+    is_bag_nb,
+    now_team_nb,
+)
 from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DCTX_B, DK, OC
 from ..rng import uniform_nb
 from .beliefs import joint_nb
@@ -56,15 +71,6 @@ from .reasons import (
     R_TRADE_SPARE,
 )
 from .values import (
-    C_COAT,
-    C_DAGGER,
-    C_GLOVES,
-    C_MIRROR,
-    C_MONOCLE,
-    C_PEARL,
-    C_PRIVILEGE,
-    C_SEXTANT,
-    C_TOME,
     CAND_CNT,
     CAND_P,
     EVM,
@@ -78,13 +84,9 @@ from .values import (
     TR_KEEP,
     TR_REASON,
     cards_at_nb,
-    future_team_nb,
-    give_value_nb,
-    has_effect_nb,
-    is_bag_nb,
-    keep_value_nb,
-    now_team_nb,
     draw_value_nb,
+    give_value_nb,
+    keep_value_nb,
     pick_best_nb,
     prep_nb,
 )

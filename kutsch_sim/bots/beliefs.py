@@ -51,9 +51,7 @@ Item beliefs. The engine keeps ``k_card[s, c]``, the seat where s last saw card 
 an unseen card on (trade, gift, Sextant, fight take, Priest), it drops by the chance that
 this was the card, (h-1)/h for a hand of h.
 
-:func:`observe_nb` is called by ``engine.log.log_nb`` for every event type in
-``OBSERVED_MASK`` and updates every seat from what *that seat* sees: public events for
-all, private fields (cards in a trade, a draw, a look) only for the seats involved.
+The evidence itself is gathered event by event by ``bots.observer``.
 """
 
 from __future__ import annotations
@@ -61,64 +59,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import EV, IK, LOC_DECK, MAX_PLAYERS, N_CARDS, OFFER_DIPLOMAT, ORDER, SC, SIDE_ATT, SIDE_DEF, SRC
-from .intrinsics import T_HARD, T_HARD_MIN, T_MIN, T_Z, ctz_nb, pair_sums_nb, team_sums_nb
-from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, M_REJECTED, M_SAW_DECK, N_BMEM, P_SOFT_TRUST
-from .values import (
-    C_DAGGER,
-    C_GLOVES,
-    C_KNIVES,
-    C_PEARL,
-    C_RING,
-    C_WHIP,
-    cards_at_nb,
-    ckind_nb,
-    future_team_nb,
-    is_bag_nb,
-)
+from ..enums import MAX_PLAYERS, N_CARDS, ORDER
+from .intrinsics import T_HARD, T_HARD_MIN, T_MIN, T_Z, pair_sums_nb, team_sums_nb
+from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, N_BMEM, P_SOFT_TRUST
 
 A_MAX = 252  # C(10, 5): the most team assignments at any player count
 A_PAD = 256  # length of the arrays the vector sums read whole (intrinsics.pair_sums_nb: 8 at a time)
 SMALL_N = 7  # the beliefs sum over the seat's list up to here, over half the assignments in vectors above
 N_BINS = 16  # a refresh's scratch: the vector sums (intrinsics.team_sums_nb writes 14)
+N_CTX = 8  # the observer's memory of the event under way (observer.X_*)
 
-# weights of soft evidence (log-likelihood ratio per unit of soft_trust)
-W_SUPPORT = 0.7  # a supporter is with the side it supports and against the other
-W_BONUS = 0.3  # a supporter also plays a support card / the Bodyguard
-W_ATTACK = 0.1  # attackers attack opponents, but also unknowns (to look)
-W_OFFER = 0.15  # a free offer: items go towards believed teammates
-W_ACCEPT = 0.1
-W_REJECT = 0.1
-W_PRIEST = 0.5  # the Priest protects the defender from the attacker
-W_DOCTOR = 0.5  # the Doctor protects the loser from the winner
-W_MIXER = 1.0  # the Poison Mixer names its side the winner
-S_PAIR = 1.5  # saturation of the soft evidence about one pair of seats (see pair_nb)
-W_GIFT = 0.7  # private: a victory item of my colour handed to me (or a Black Pearl, negative)
-
-# fight context kept by the observer (bel_ctx)
-X_ATT = 0
-X_DEF = 1
-X_WON = 2
-X_DIPLO_NAME = 3
-X_FORCED = 4  # 1 while the trade under way is the Diplomat's demand (public, R8): nobody chose it
-X_TRADE_A = 5  # the last completed trade's active seat (giver of the first card) ...
-X_TRADE_B = 6  # ... and its partner
-X_DECAYED = 7  # bit 0 / bit 1: the others' confidence in A's / B's cards was lowered at the ACCEPT
-N_CTX = 8
-
-OBSERVED = (
-    EV.ATTACK, EV.SUPPORT, EV.BONUS, EV.MIXER, EV.RESULT, EV.DOCTOR, EV.PRIEST, EV.OFFER,
-    EV.ACCEPT, EV.REJECT, EV.ANNOUNCE, EV.SEE_ITEMS, EV.SEE_ASSOC, EV.DRAW, EV.PASS_ON, EV.GIVE,
-    EV.TAKE, EV.GIVE_BACK, EV.RING, EV.CLAIR, EV.DIPLO, EV.DIPLO_MISS, EV.DIPLO_BAGS, EV.SEE_ACARD,
-    EV.SEXTANT,
-)
-OBSERVED_MASK = 0
-for _t in OBSERVED:
-    OBSERVED_MASK |= 1 << _t
-del _t
-
-
-# ------------------------------------------------------------------ assignments
 @njit(cache=True)
 def popcount_nb(x):
     k = 0
@@ -199,24 +149,24 @@ def trust_slots_nb(st, n, na):
     nts = 0
     for s in range(MAX_PLAYERS):
         slot = MAX_PLAYERS
-        t = st.bparam[s, P_SOFT_TRUST] if s < n else 0.0
+        t = st.mem.bparam[s, P_SOFT_TRUST] if s < n else 0.0
         if t != 0.0:
             for k in range(nts):
-                if st.bel_tval[k] == t:
+                if st.mem.bel_tval[k] == t:
                     slot = k
                     break
             if slot == MAX_PLAYERS:
-                st.bel_tval[nts] = t
+                st.mem.bel_tval[nts] = t
                 slot = nts
                 nts += 1
-        st.bel_tslot[s] = slot
-    st.bel_nts = nts
+        st.mem.bel_tslot[s] = slot
+    st.mem.bel_nts = nts
     for k in range(MAX_PLAYERS + 1):
         for i in range(na):
-            st.bel_epub[k, i] = 1.0
+            st.mem.bel_epub[k, i] = 1.0
     for s in range(MAX_PLAYERS):
         for i in range(na):
-            st.bel_epriv[s, i] = 1.0
+            st.mem.bel_epriv[s, i] = 1.0
 
 
 # ------------------------------------------------------------------ posterior
@@ -479,362 +429,3 @@ def joint_nb(n, me, na, asg, w, kas, named, want):
 
 
 # ------------------------------------------------------------------ evidence
-@njit(cache=True, inline="always")
-def pair_total_nb(st, p, q, wt):
-    """Add evidence wt to the pair (p, q) and return the change of its saturated total (see
-    :func:`pair_nb`)."""
-    pair, psat = st.bel_pair, st.bel_psat
-    old = psat[p, q]
-    pair[p, q] += wt
-    pair[q, p] = pair[p, q]
-    # S tanh(x / S), from one exp: tanh y = (1 - e) / (1 + e) with e = exp(-2|y|) (libm's tanh
-    # takes an expm1, about three times the cost of an exp; the two agree to ~1e-16)
-    y = pair[p, q] / S_PAIR
-    e = np.exp(-2.0 * abs(y))
-    t = (1.0 - e) / (1.0 + e)
-    new = S_PAIR * (t if y >= 0.0 else -t)
-    psat[p, q] = new
-    psat[q, p] = new
-    return new - old
-
-
-@njit(cache=True, inline="always")
-def pair_nb(st, na, p, q, wt):
-    """Evidence wt (log-likelihood ratio) that p and q are on the same team. A pair's total
-    is saturated, S_PAIR * tanh(total / S_PAIR): behaviour is correlated (seats act on
-    beliefs built from each other's behaviour), so no amount of it about one pair is worth
-    more than a likelihood ratio of e^S_PAIR. The change of the saturated total is added to
-    every assignment where p and q are together, as the factor exp(trust * change) on the
-    row of ``bel_epub`` of each trust in play (see :func:`trust_slots_nb`). ``bel_psat``
-    keeps each pair's saturated total. The loop over the assignments is branch-free (a
-    factor of exactly 1.0 where p and q are apart changes nothing): whether they are
-    together follows no pattern a branch predictor learns, and at 10 players (252
-    assignments) the branch-free loop took about 60 ns instead of 155 (session 7). ``na``
-    is the number of assignments kept (:func:`kept_nb`: 126 at 9 and 10 players)."""
-    if p == q or p < 0 or q < 0:
-        return
-    epub, asg = st.bel_epub, st.bel_asg
-    dw = pair_total_nb(st, p, q, wt)
-    for k in range(st.bel_nts):
-        f = np.exp(st.bel_tval[k] * dw)
-        row = epub[k]
-        for i in range(na):
-            a = asg[i]
-            row[i] *= f if ((a >> p) ^ (a >> q)) & 1 == 0 else 1.0
-
-
-@njit(cache=True)
-def side_nb(st, na, s, x, y, wt):
-    """Seat s sides with x against y: evidence wt that s is with x, and against being with y
-    (:func:`pair_nb` twice, in one loop over the assignments: each row entry is multiplied
-    by the two factors in the same order as by two calls, so the result is the same to the
-    bit)."""
-    if s == x or s == y or x < 0 or y < 0:
-        return
-    if x == y:  # the same pair twice: its total saturates after each step
-        pair_nb(st, na, s, x, wt)
-        pair_nb(st, na, s, y, -wt)
-        return
-    epub, asg = st.bel_epub, st.bel_asg
-    dx = pair_total_nb(st, s, x, wt)
-    dy = pair_total_nb(st, s, y, -wt)
-    for k in range(st.bel_nts):
-        t = st.bel_tval[k]
-        fx = np.exp(t * dx)
-        fy = np.exp(t * dy)
-        row = epub[k]
-        for i in range(na):
-            a = asg[i]
-            r = row[i] * (fx if ((a >> s) ^ (a >> x)) & 1 == 0 else 1.0)
-            row[i] = r * (fy if ((a >> s) ^ (a >> y)) & 1 == 0 else 1.0)
-
-
-@njit(cache=True)
-def stale_all_nb(fresh, n):
-    for s in range(n):
-        fresh[s] = False
-
-
-@njit(cache=True, inline="always")
-def decay_nb(conf, k_card, n, p, keep, x, y):
-    """Seats other than x and y saw p pass on one unseen card: what they placed at p is
-    there with probability ``keep`` less. Each seat's cards placed at p are found as a bit
-    mask in one branch-free pass over its row (a loop with no stores), and only those are
-    multiplied: the same products as multiplying every card by ``keep`` or by 1.0."""
-    for s in range(n):
-        if s == x or s == y:
-            continue
-        m = cards_at_nb(k_card[s], p)
-        cs = conf[s]
-        while m:
-            c = ctz_nb(m)
-            m &= m - 1
-            cs[c] *= keep
-
-
-@njit(cache=True)
-def gift_nb(st, na, r, g, c, wt):
-    """Private evidence for receiver r of card c from giver g: a victory item of r's colour
-    says g thinks r is a teammate (so g likely is one); a Black Pearl says the opposite. Kept
-    per giver (``bel_gpair[r, g]``) and as r's factors ``bel_epriv[r]``."""
-    if r < 0 or g < 0 or r == g:
-        return
-    mine = st.k_assoc[r, r]
-    f = future_team_nb(c)
-    v = 0.0
-    if f >= 0 and f == mine:
-        v = wt
-    elif c == C_PEARL:
-        v = -wt
-    if v == 0.0:
-        return
-    st.bel_gpair[r, g] += v
-    epriv, asg = st.bel_epriv[r], st.bel_asg
-    ev = np.exp(v)
-    for i in range(na):  # branch-free, as in pair_nb
-        a = asg[i]
-        epriv[i] *= ev if ((a >> r) ^ (a >> g)) & 1 == 0 else 1.0
-    st.bel_fresh[r] = False
-
-
-@njit(cache=True)
-def bonus_card_nb(src):
-    if src == SRC.DAGGER:
-        return C_DAGGER
-    if src == SRC.GLOVES:
-        return C_GLOVES
-    if src == SRC.KNIVES:
-        return C_KNIVES
-    if src == SRC.WHIP:
-        return C_WHIP
-    return -1
-
-
-@njit(cache=True)
-def name_matches_nb(c, name, bags_open):
-    """Does card c answer to the item name ``name`` (as the Diplomat names it, R8)?"""
-    k = ckind_nb(c)
-    if bags_open == 0:
-        if name == 2:  # "Secret Bag" (named by BAG_KEY while the deck has cards)
-            return k == 2 or k == 3
-        return k == name
-    if name == 0:
-        return k == 0 or k == 2
-    if name == 1:
-        return k == 1 or k == 3
-    return k == name
-
-
-@njit(cache=True)
-def clair_draw_nb(st, a, b, knew):
-    """Seat ``a`` drew card ``b`` from the item deck (logged after the draw); ``knew`` is the
-    seat that knew which card lay on top (the Clairvoyant's, R8; the engine has set its
-    ``k_card``), or -1. A seat that saw the deck's cards (``k_card == LOC_DECK``) and did not
-    draw or know this one learns only that one of them left: each is still in the deck with
-    probability (deck after)/(deck before), the cards lying in shuffled order (R8). The seat
-    that knew moves its memory of the top card (``M_CLAIR_TOP``, read by the turn's action)
-    on to the second."""
-    n, dn = st.sc[SC.N], st.sc[SC.DECK_N]
-    conf, k_card, bmem = st.bel_conf, st.k_card, st.bmem
-    keep = dn / (dn + 1.0)
-    for s in range(n):
-        if s == knew:
-            conf[s, b] = 1.0
-            if bmem[s, M_CLAIR_TOP] == b and bmem[s, M_CLAIR_DN] == dn + 1:
-                nxt = bmem[s, M_CLAIR_2ND]
-                bmem[s, M_CLAIR_TOP] = nxt
-                bmem[s, M_CLAIR_2ND] = -1
-                bmem[s, M_CLAIR_DN] = dn if nxt >= 0 else -1
-        elif s != a and bmem[s, M_SAW_DECK] != 0:  # (nobody else has cards seen in the deck)
-            for x in range(N_CARDS):
-                if k_card[s, x] == LOC_DECK:
-                    conf[s, x] *= keep
-
-
-@njit(cache=True)
-def observe_nb(st, typ, a, b, c, d):
-    """Update every seat's beliefs after event (typ, a, b, c, d) of game state ``st``; see
-    the module doc. Mutates the bots' fields only (bel_pair, bel_psat, bel_epub, bel_gpair, bel_epriv, bel_fresh,
-    bel_conf, bel_ctx, bmem), never the engine's. Takes the state record (one pointer)
-    rather than its fourteen fields, as it runs on every event."""
-    n, bags_open = st.sc[SC.N], st.sc[SC.BAGS_OPEN]
-    na = kept_nb(n, st.sc[SC.N_ASG])  # the assignments whose factors are kept
-    fresh, conf, ctx, bmem, k_card, hand_n = st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem, st.k_card, st.hand_n
-    if typ == EV.ATTACK:
-        ctx[X_ATT] = a
-        ctx[X_DEF] = b
-        ctx[X_WON] = -1
-        pair_nb(st, na, a, b, -W_ATTACK)
-        stale_all_nb(fresh, n)
-    elif typ == EV.SUPPORT:
-        x = ctx[X_ATT] if b == SIDE_ATT else ctx[X_DEF]
-        y = ctx[X_DEF] if b == SIDE_ATT else ctx[X_ATT]
-        side_nb(st, na, a, x, y, W_SUPPORT)
-        stale_all_nb(fresh, n)
-    elif typ == EV.BONUS:
-        cc = bonus_card_nb(b)
-        if cc >= 0:
-            for s in range(n):
-                conf[s, cc] = 1.0
-        if a != ctx[X_ATT] and a != ctx[X_DEF]:
-            x = ctx[X_ATT] if c == SIDE_ATT else ctx[X_DEF]
-            y = ctx[X_DEF] if c == SIDE_ATT else ctx[X_ATT]
-            side_nb(st, na, a, x, y, W_BONUS)
-            stale_all_nb(fresh, n)
-    elif typ == EV.RING:
-        for s in range(n):
-            conf[s, C_RING] = 1.0
-    elif typ == EV.MIXER:
-        x = ctx[X_ATT] if b == SIDE_ATT else ctx[X_DEF]
-        y = ctx[X_DEF] if b == SIDE_ATT else ctx[X_ATT]
-        side_nb(st, na, a, x, y, W_MIXER)
-        stale_all_nb(fresh, n)
-    elif typ == EV.RESULT:
-        ctx[X_WON] = c
-    elif typ == EV.DOCTOR:
-        won = ctx[X_WON]
-        if won == SIDE_ATT or won == SIDE_DEF:
-            loser = ctx[X_DEF] if won == SIDE_ATT else ctx[X_ATT]
-            winner = ctx[X_ATT] if won == SIDE_ATT else ctx[X_DEF]
-            side_nb(st, na, a, loser, winner, W_DOCTOR)
-            stale_all_nb(fresh, n)
-    elif typ == EV.PRIEST:
-        # priest a stopped attacker b (who gave card c, -1 if none); logged after the move
-        if ctx[X_DEF] >= 0:
-            if a == ctx[X_DEF]:
-                pair_nb(st, na, a, b, -W_PRIEST)
-            else:
-                side_nb(st, na, a, ctx[X_DEF], b, W_PRIEST)
-            stale_all_nb(fresh, n)
-        if c >= 0:
-            h = hand_n[b]
-            decay_nb(conf, k_card, n, b, h / (h + 1.0), a, b)
-            conf[a, c] = 1.0
-            conf[b, c] = 1.0
-    elif typ == EV.OFFER:
-        # an offer looks free to everyone but the two traders unless the Diplomat demanded
-        # it (public, R8): a Black Pearl or a Broken Mirror that cannot be refused (R4.5,
-        # R4.6) is offered face down, so the others weigh it as any offer
-        forced = d == OFFER_DIPLOMAT
-        ctx[X_FORCED] = 1 if forced else 0
-        if not forced:
-            pair_nb(st, na, a, b, W_OFFER)
-            stale_all_nb(fresh, n)
-        conf[b, c] = 1.0
-        gift_nb(st, na, b, a, c, W_GIFT)
-    elif typ == EV.ACCEPT:
-        forced = ctx[X_FORCED] == 1
-        if not forced:  # the Diplomat's target had no choice, and gave the named item
-            pair_nb(st, na, a, b, W_ACCEPT)
-            stale_all_nb(fresh, n)
-            gift_nb(st, na, a, b, d, W_GIFT)
-        ctx[X_FORCED] = 0
-        bmem[a, M_REJECTED] &= ~(1 << b)
-        ctx[X_TRADE_A] = a
-        ctx[X_TRADE_B] = b
-        h = hand_n[a]
-        decay_nb(conf, k_card, n, a, (h - 1.0) / h, a, b)
-        decayed = 1
-        if forced and ctx[X_DIPLO_NAME] > IK.BAG_GOBLET:
-            # the Diplomat named an item there is one of (R8): all know it left b, for a
-            for s in range(n):
-                conf[s, d] = 1.0
-        else:
-            h = hand_n[b]
-            decay_nb(conf, k_card, n, b, (h - 1.0) / h, a, b)
-            decayed |= 2
-        ctx[X_DECAYED] = decayed
-        conf[a, c] = 1.0
-        conf[b, c] = 1.0
-        conf[a, d] = 1.0
-        conf[b, d] = 1.0
-    elif typ == EV.REJECT:
-        pair_nb(st, na, a, b, -W_REJECT)
-        stale_all_nb(fresh, n)
-        bmem[a, M_REJECTED] |= 1 << b
-    elif typ == EV.ANNOUNCE:
-        # the announced card is now known to be with a (the engine moves everyone's k_card);
-        # a Secret Bag is announced as just "Secret Bag" (R4 ruling): which one stays hidden
-        bag = is_bag_nb(b)
-        if not bag:
-            for s in range(n):
-                conf[s, b] = 1.0
-        # so the card the giver g passed on is public (or, for a Bag, that it was a Bag): what
-        # the others placed at g is still there, as before the trade's ACCEPT lowered it
-        ta, tb = ctx[X_TRADE_A], ctx[X_TRADE_B]
-        g = ta if a == tb else tb
-        bit = 1 if g == ta else 2
-        h = hand_n[g] if g >= 0 else 0
-        if h > 1 and ctx[X_DECAYED] & bit:  # (a hand of one had only the card passed on)
-            ctx[X_DECAYED] &= ~bit
-            undo = h / (h - 1.0)
-            for s in range(n):
-                if s == ta or s == tb:
-                    continue
-                m = cards_at_nb(k_card[s], g)
-                while m:
-                    cc = ctz_nb(m)
-                    m &= m - 1
-                    if cc != b and not (bag and is_bag_nb(cc)):
-                        conf[s, cc] = min(1.0, conf[s, cc] * undo)
-    elif typ == EV.SEE_ITEMS:
-        for cc in range(N_CARDS):
-            if (c >> cc) & 1:
-                if a >= 0:
-                    conf[a, cc] = 1.0
-                else:
-                    for s in range(n):
-                        conf[s, cc] = 1.0
-    elif typ == EV.SEE_ASSOC or typ == EV.SEE_ACARD:
-        fresh[a] = False  # new hard evidence for the seer only
-    elif typ == EV.DRAW:
-        conf[a, b] = 1.0
-        clair_draw_nb(st, a, b, d - 1)
-    elif typ == EV.SEXTANT:  # a round of passing begins (R8 Sextant)
-        for s in range(n):
-            bmem[s, M_PASSED] = -1
-    elif typ == EV.PASS_ON or typ == EV.GIVE:
-        h = hand_n[a]
-        keep = (h - 1.0) / h if typ == EV.PASS_ON else h / (h + 1.0)
-        decay_nb(conf, k_card, n, a, keep, a, b)
-        conf[a, c] = 1.0
-        conf[b, c] = 1.0
-        if typ == EV.PASS_ON:
-            # all choose at once, then pass (RULES, Sextant ruling): the card a received in this
-            # round is not the one it passed on, so its giver g stays sure of where it is
-            bmem[a, M_PASSED] = c
-            g = (2 * a - b + n) % n
-            cg = bmem[g, M_PASSED]
-            if cg >= 0 and k_card[g, cg] == a:
-                conf[g, cg] = 1.0
-        gift_nb(st, na, b, a, c, W_GIFT * 0.5)
-    elif typ == EV.TAKE:
-        if c >= 0:  # logged before the move: b still holds h cards
-            h = hand_n[b]
-            decay_nb(conf, k_card, n, b, (h - 1.0) / h, a, b)
-            conf[a, c] = 1.0
-            conf[b, c] = 1.0
-    elif typ == EV.GIVE_BACK:
-        h = hand_n[a]
-        decay_nb(conf, k_card, n, a, h / (h + 1.0), a, b)
-        conf[a, c] = 1.0
-        conf[b, c] = 1.0
-    elif typ == EV.CLAIR:
-        bmem[a, M_CLAIR_TOP] = b
-        bmem[a, M_CLAIR_2ND] = c
-        bmem[a, M_CLAIR_DN] = d
-        bmem[a, M_SAW_DECK] = 1
-        for x in range(N_CARDS):  # it has just seen every card of the deck (R8)
-            if k_card[a, x] == LOC_DECK:
-                conf[a, x] = 1.0
-    elif typ == EV.DIPLO:
-        ctx[X_DIPLO_NAME] = c
-    elif typ == EV.DIPLO_BAGS:
-        conf[a, c] = 1.0  # the Diplomat a learns that target b holds the other Bag c (R8, 003)
-    elif typ == EV.DIPLO_MISS:
-        # everyone learns the target holds no item of the named kind
-        name = ctx[X_DIPLO_NAME]
-        for s in range(n):
-            for cc in range(N_CARDS):
-                if k_card[s, cc] == b and s != b and name_matches_nb(cc, name, bags_open):
-                    conf[s, cc] = 0.0

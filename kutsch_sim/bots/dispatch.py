@@ -26,11 +26,11 @@ __all__ = ["BOT_FIRST", "BOT_GREEDY", "BOT_RANDOM", "BOT_SMART", "bot_choose_nb"
 def refresh_seat_nb(st, seat):
     """Bring ``seat``'s team beliefs up to date (bots.beliefs.refresh_cards_nb on its rows)."""
     adv = st.sc[SC.N] == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0
-    refresh_cards_nb(st.sc[SC.N], seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_epub[st.bel_tslot[seat]],
-                     st.bel_epriv[seat], st.k_assoc[seat], st.bel_w[seat], st.bel_team[seat], st.bel_minor,
-                     st.k_acard[seat], adv, True, st.bel_bins,
-                     st.bel_idx[seat], st.bel_key[seat])
-    st.bel_fresh[seat] = True
+    refresh_cards_nb(st.sc[SC.N], seat, st.sc[SC.N_ASG], st.mem.bel_asg, st.mem.bel_epub[st.mem.bel_tslot[seat]],
+                     st.mem.bel_epriv[seat], st.k_assoc[seat], st.mem.bel_w[seat], st.mem.bel_team[seat], st.mem.bel_minor,
+                     st.k_acard[seat], adv, True, st.mem.bel_bins,
+                     st.mem.bel_idx[seat], st.mem.bel_key[seat])
+    st.mem.bel_fresh[seat] = True
 
 
 @njit(cache=True)
@@ -78,9 +78,9 @@ def seat_beliefs_nb(st, seat, kind):
         y = x
     if x < 0 or x >= n:
         return True  # it reads none (the Clairvoyant's seat about to draw is nobody's)
-    return pair_beliefs_nb(n, seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_epub[st.bel_tslot[seat]],
-                           st.bel_epriv[seat], st.k_assoc[seat], st.bel_team[seat], st.bel_idx[seat],
-                           st.bel_key[seat], x, y, st.bel_bins)
+    return pair_beliefs_nb(n, seat, st.sc[SC.N_ASG], st.mem.bel_asg, st.mem.bel_epub[st.mem.bel_tslot[seat]],
+                           st.mem.bel_epriv[seat], st.k_assoc[seat], st.mem.bel_team[seat], st.mem.bel_idx[seat],
+                           st.mem.bel_key[seat], x, y, st.mem.bel_bins)
 
 
 @njit(cache=True)
@@ -91,17 +91,17 @@ def hard_seat_nb(st, seat):
     evidence)."""
     n = st.sc[SC.N]
     if n == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0:
-        refresh_cards_nb(n, seat, st.sc[SC.N_ASG], st.bel_asg, st.bel_epub[MAX_PLAYERS], st.bel_epriv[seat],
-                         st.k_assoc[seat], st.bel_w[seat], st.bel_team[seat], st.bel_minor, st.k_acard[seat], True,
-                         False, st.bel_bins, st.bel_idx[seat], st.bel_key[seat])
+        refresh_cards_nb(n, seat, st.sc[SC.N_ASG], st.mem.bel_asg, st.mem.bel_epub[MAX_PLAYERS], st.mem.bel_epriv[seat],
+                         st.k_assoc[seat], st.mem.bel_w[seat], st.mem.bel_team[seat], st.mem.bel_minor, st.k_acard[seat], True,
+                         False, st.mem.bel_bins, st.mem.bel_idx[seat], st.mem.bel_key[seat])
     else:
-        hard_beliefs_nb(n, seat, st.k_assoc[seat], st.bel_team[seat], st.bel_minor)
+        hard_beliefs_nb(n, seat, st.k_assoc[seat], st.mem.bel_team[seat], st.mem.bel_minor)
 
 
 @njit(cache=True)
 def bot_choose_nb(st, seat, kind, n):
     """Index in st.opts[0:n] chosen by ``seat``'s bot."""
-    b = st.bot[seat]
+    b = st.mem.bot[seat]
     if b == BOT_FIRST:
         return 0
     if b == BOT_RANDOM:
@@ -111,18 +111,18 @@ def bot_choose_nb(st, seat, kind, n):
         # beliefs are a pure function of the evidence, so putting a refresh off until a
         # decision reads them changes no game; most decisions read P(teammate) of one or two
         # seats only (a supporter: the two fighters), and only those are brought up to date
-        if not st.bel_fresh[seat] and reads_beliefs_nb(kind) and not seat_beliefs_nb(st, seat, kind):
+        if not st.mem.bel_fresh[seat] and reads_beliefs_nb(kind) and not seat_beliefs_nb(st, seat, kind):
             refresh_seat_nb(st, seat)
         if light:
             v = fill_light_nb(st, seat, kind, n, np.int64(b))
         else:
-            v = fill_view_nb(st, seat, kind, n, np.int64(b), st.bel_conf[seat])
+            v = fill_view_nb(st, seat, kind, n, np.int64(b), st.mem.bel_conf[seat])
     else:
         hard_seat_nb(st, seat)
         if light:
             v = fill_light_nb(st, seat, kind, n, np.int64(BOT_GREEDY))
         else:
-            v = fill_view_nb(st, seat, kind, n, np.int64(BOT_GREEDY), st.bel_one[0])
+            v = fill_view_nb(st, seat, kind, n, np.int64(BOT_GREEDY), st.mem.bel_one[0])
     i = choose_nb(v)
     if not light:
         take_back_nb(st, seat)
@@ -142,9 +142,9 @@ def log_reason_nb(st, seat):
         row[0] = EV.REASON
         row[1] = st.sc[SC.TURN]
         row[2] = seat
-        row[3] = st.vw.out[0]
-        row[4] = st.vw.out[1]
-        row[5] = st.vw.out[2]
+        row[3] = st.mem.vw.out[0]
+        row[4] = st.mem.vw.out[1]
+        row[5] = st.mem.vw.out[2]
     st.sc[SC.N_EVENTS] = i + 1
 
 
@@ -154,7 +154,7 @@ def final_beliefs_nb(st):
     others: the posterior from hard evidence only, as their soft_trust is 0)."""
     n = st.sc[SC.N]
     for s in range(n):
-        if st.bot[s] == BOT_GREEDY:
+        if st.mem.bot[s] == BOT_GREEDY:
             hard_seat_nb(st, s)
         else:
             refresh_seat_nb(st, s)
@@ -163,14 +163,14 @@ def final_beliefs_nb(st):
 @njit(cache=True)
 def start_bots_nb(st, n):
     """Fresh bot beliefs and memory for a game of n players whose seats' bots are set
-    (``st.bot``): called by set-up, and by anything that builds a position without it."""
-    st.sc[SC.N_ASG] = reset_beliefs_nb(n, st.bel_asg, st.bel_pair, st.bel_psat, st.bel_gpair, st.bel_w,
-                                       st.bel_team, st.bel_minor, st.bel_fresh, st.bel_conf, st.bel_ctx, st.bmem,
-                                       st.bel_key)
+    (``st.mem.bot``): called by set-up, and by anything that builds a position without it."""
+    st.sc[SC.N_ASG] = reset_beliefs_nb(n, st.mem.bel_asg, st.mem.bel_pair, st.mem.bel_psat, st.mem.bel_gpair, st.mem.bel_w,
+                                       st.mem.bel_team, st.mem.bel_minor, st.mem.bel_fresh, st.mem.bel_conf, st.mem.bel_ctx, st.mem.bmem,
+                                       st.mem.bel_key)
     trust_slots_nb(st, n, st.sc[SC.N_ASG])
     start_view_nb(st)
     # the observer runs when a bot reads what it keeps, or when the log is kept (traces)
-    st.sc[SC.BELIEFS] = 1 if (st.sc[SC.LOG_CAP] > 0 or wants_beliefs_nb(st.bot, n)) else 0
+    st.sc[SC.BELIEFS] = 1 if (st.sc[SC.LOG_CAP] > 0 or wants_beliefs_nb(st.mem.bot, n)) else 0
 
 
 @njit(cache=True)
@@ -181,3 +181,23 @@ def wants_beliefs_nb(bots, n):
         if bots[p] == BOT_SMART or bots[p] == BOT_GREEDY:
             return True
     return False
+
+
+@njit(cache=True)
+def clear_memory_nb(st):
+    """A new state's bot memory before any game: no beliefs yet (P(teammate) 0.5, every card
+    where last seen), no event under way."""
+    m = st.mem
+    m.bel_team[:, :] = 0.5
+    m.bel_conf[:, :] = 1.0
+    m.bel_one[:, :] = 1.0
+    m.bel_ctx[:] = -1
+
+
+@njit(cache=True)
+def seat_bots_nb(st, n, bots, bparams):
+    """Put bot ``bots[p]`` with parameters ``bparams[p]`` on each seat p < n."""
+    for p in range(n):
+        st.mem.bot[p] = bots[p]
+        for j in range(bparams.shape[1]):
+            st.mem.bparam[p, j] = bparams[p, j]

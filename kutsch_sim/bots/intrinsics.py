@@ -28,7 +28,7 @@
 from __future__ import annotations
 
 from llvmlite import ir
-from numba import types
+from numba import config, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -262,3 +262,72 @@ def team_sums_nb(typingctx, epub, epriv, asg, out, nc, kmask, want, me, full, sm
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+# ------------------------------------------------------------------ plain Python (NUMBA_DISABLE_JIT=1)
+def _lanes_py(v):
+    """:func:`_lane_sum` in Python: the eight lanes added pairwise."""
+    return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
+
+
+def _chunks_py(epub, epriv, asg, nc, kmask, want, me, full):
+    """The chunks of :func:`_weighted_sums` in Python: (i, s, allowed, e) per chunk of eight
+    assignments, the same lanes and the same products as the vector code."""
+    import numpy as np
+
+    for i in range((int(nc) + LANES - 1) // LANES):
+        sl = slice(i * LANES, (i + 1) * LANES)
+        a = asg[sl].astype(np.int64)
+        flip = (((a >> int(me)) & 1) - 1) & int(full)
+        s = a ^ flip
+        allowed = (((s ^ int(want)) & int(kmask)) == 0) & (np.arange(i * LANES, (i + 1) * LANES) < int(nc))
+        e = np.where(allowed, epub[sl] * epriv[sl], 0.0)
+        yield i, s, allowed, e
+
+
+def _copy_py(dst, src, k):
+    dst[:k] = src[:k]
+
+
+def _popcount_py(x):
+    return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
+
+
+def _ctz_py(x):
+    x = int(x) & 0xFFFFFFFFFFFFFFFF
+    return 64 if x == 0 else (x & -x).bit_length() - 1
+
+
+def _pair_sums_py(epub, epriv, asg, out, nc, kmask, want, me, full, x, y):
+    import numpy as np
+
+    acc = np.zeros((3, LANES))
+    for _, s, _, e in _chunks_py(epub, epriv, asg, nc, kmask, want, me, full):
+        acc[0] += e
+        acc[1] += np.where((s >> int(x)) & 1 != 0, e, 0.0)
+        acc[2] += np.where((s >> int(y)) & 1 != 0, e, 0.0)
+    for k in range(3):
+        out[k] = _lanes_py(acc[k])
+
+
+def _team_sums_py(epub, epriv, asg, out, nc, kmask, want, me, full, small, w):
+    import numpy as np
+
+    acc = np.zeros((14, LANES))
+    for i, s, allowed, e in _chunks_py(epub, epriv, asg, nc, kmask, want, me, full):
+        w[i * LANES:(i + 1) * LANES] = e
+        for p in range(10):
+            acc[p] += np.where((s >> p) & 1 != 0, e, 0.0)
+        hard = np.where(allowed, 1.0, 0.0)
+        minority = np.array([bin(int(v) & 0xFFFFFFFF).count("1") == int(small) for v in s])
+        acc[T_Z] += e
+        acc[T_HARD] += hard
+        acc[T_MIN] += np.where(minority, e, 0.0)
+        acc[T_HARD_MIN] += np.where(minority, hard, 0.0)
+    for k in range(14):
+        out[k] = _lanes_py(acc[k])
+
+
+if config.DISABLE_JIT:  # an intrinsic cannot run in Python: the same results, written in numpy
+    copy_nb, popcount_nb, ctz_nb = _copy_py, _popcount_py, _ctz_py
+    pair_sums_nb, team_sums_nb = _pair_sums_py, _team_sums_py

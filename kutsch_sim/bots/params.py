@@ -1,6 +1,6 @@
 """Bot parameter slots and bot-memory slots (shared by the kernels and ``profiles.py``).
 
-A seat's parameters are one row ``st.bparam[seat]`` (float64[N_BPARAM]); the names below
+A seat's parameters are one row ``st.mem.bparam[seat]`` (float64[N_BPARAM]); the names below
 are the column names of ``data/bots.csv``. Every parameter is a plain number so that a
 table can tune a profile without touching code.
 """

@@ -226,7 +226,7 @@ def reason_text(code: int, target: int, d: int) -> str:
 
 def reason_row_text(row: np.ndarray) -> str:
     """Text of a REASON event row ``[type, turn, seat, code, target, d]``; '' for other rows
-    (the signature :func:`kutsch_sim.trace.format_game` takes as ``reasons``)."""
+    (the signature :func:`kutsch_sim.review.trace.format_game` takes as ``reasons``)."""
     from ..enums import EV
 
     if int(row[0]) != EV.REASON:

@@ -1,4 +1,4 @@
-"""Card facts and value estimates for the heuristic bots, from one seat's view only.
+"""Value estimates for the heuristic bots, from one seat's view only (card facts: ``cards_nb``).
 
 Everything here is phrased relative to the deciding seat's team ("our victory item" vs
 "theirs"), never by card or seat index, so the two teams are treated alike (mirror
@@ -18,27 +18,32 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..enums import BROTHERHOOD, IK, LOC_DECK, N_CARDS, ORDER
+from ..cards_nb import (
+    C_BAG_GOBLET,
+    C_BAG_KEY,
+    C_COAT,
+    C_DAGGER,
+    C_GLOVES,
+    C_KNIVES,
+    C_LOGE,
+    C_MONOCLE,
+    C_PEARL,
+    C_PRIVILEGE,
+    C_RING,
+    C_SEXTANT,
+    C_TOME,
+    C_WHIP,
+    FUT_BROTHERHOOD,
+    FUT_ORDER,
+    KG_BROTHERHOOD,
+    KG_ORDER,
+    future_team_nb,
+    is_bag_nb,
+)
+from ..enums import LOC_DECK, N_CARDS, ORDER
 from ..rng import below_nb
 from .intrinsics import ctz_nb, popcount_nb
 from .params import P_CONSOLIDATE
-
-# card ids of the single cards (enums: Key x3, Goblet x3, then one card per kind from kind 2)
-C_BAG_KEY = 6
-C_BAG_GOBLET = 7
-C_DAGGER = 8
-C_GLOVES = 9
-C_KNIVES = 10
-C_WHIP = 11
-C_RING = 12
-C_MONOCLE = 13
-C_PRIVILEGE = 14
-C_TOME = 15
-C_COAT = 16
-C_SEXTANT = 17
-C_PEARL = 18
-C_MIRROR = 19
-C_LOGE = 20
 
 # scratch offsets
 TM = 0
@@ -59,68 +64,14 @@ TR_EFF = 117  # ... the value of its trade effect whoever takes it
 TR_REASON = 138  # ... and its reason code
 N_SCR = 160
 
+# how much each occupation is worth holding (Coat pick, Tome swap); team-neutral
+OCC_VALUE = (0.9, 0.6, 0.7, 0.8, 0.6, 0.5, 0.5, 0.4, 0.7, 0.7)
+
 # values (in "points"; a victory item of ours in the wrong hands is the unit of disaster)
 V_OURS = 10.0  # our victory item given to an opponent
 V_THEIRS = 6.0  # their victory item given to an opponent
 V_PEARL = 3.0  # the Black Pearl with an opponent (they cannot declare)
 V_LOGE = 4.0  # base value of keeping the Loge
-
-
-@njit(cache=True, inline="always")
-def ckind_nb(c):
-    if c < 3:
-        return IK.KEY
-    if c < 6:
-        return IK.GOBLET
-    return c - 4
-
-
-@njit(cache=True, inline="always")
-def card_of_kind_nb(k):
-    """A card of kind k (for single cards the card; for Key/Goblet the first one)."""
-    if k == IK.KEY:
-        return 0
-    if k == IK.GOBLET:
-        return 3
-    return k + 4
-
-
-@njit(cache=True, inline="always")
-def future_team_nb(c):
-    """Team whose victory item card c is or becomes (a Bag becomes one when the deck empties)."""
-    if c < 3 or c == C_BAG_KEY:
-        return ORDER
-    if c < 6 or c == C_BAG_GOBLET:
-        return BROTHERHOOD
-    return -1
-
-
-@njit(cache=True, inline="always")
-def now_team_nb(c, bags_open):
-    """Team whose victory item card c counts as now (R9), or -1."""
-    if c < 3:
-        return ORDER
-    if c < 6:
-        return BROTHERHOOD
-    if bags_open == 1:
-        if c == C_BAG_KEY:
-            return ORDER
-        if c == C_BAG_GOBLET:
-            return BROTHERHOOD
-    return -1
-
-
-@njit(cache=True, inline="always")
-def is_bag_nb(c):
-    return c == C_BAG_KEY or c == C_BAG_GOBLET
-
-
-@njit(cache=True, inline="always")
-def has_effect_nb(c, bags_open):
-    """R9 trade effects (Bags only while the deck has cards)."""
-    if is_bag_nb(c):
-        return bags_open == 0
-    return c == C_MONOCLE or c == C_PRIVILEGE or c == C_TOME or c == C_COAT or c == C_SEXTANT
 
 
 @njit(cache=True, inline="always")
@@ -144,11 +95,6 @@ def cards_at_nb(row, p):
     return m
 
 
-# card sets as bit masks (card c: bit c)
-FUT_ORDER = 0x47  # the Keys (cards 0-2) and the Bag of Keys (6): the Order's now or to be
-FUT_BROTHERHOOD = 0xB8  # the Goblets (3-5) and the Bag of Goblets (7)
-KG_ORDER = 0x07  # the Keys
-KG_BROTHERHOOD = 0x38  # the Goblets
 
 
 @njit(cache=True)
@@ -333,3 +279,10 @@ def pick_best_nb(v, n):
                 return i
             j -= 1
     return 0
+
+
+@njit(cache=True, inline="always")  # some forty literal reason codes: inlined, not compiled forty times
+def out_nb(v, code, target, d):
+    v.out[0] = code
+    v.out[1] = target
+    v.out[2] = d

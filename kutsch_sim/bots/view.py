@@ -1,6 +1,6 @@
 """What one seat may see when it decides (STYLE 5: truth apart from view).
 
-A View is one numpy record (``VIEW_DT``), the nested field ``st.vw`` of the game state.
+A View is one numpy record (``VIEW_DT``), the nested field ``st.mem.vw`` of the game state.
 :func:`fill_view_nb` *copies* into it, for the deciding seat, its own knowledge and
 beliefs, the public arrays, the options and context of the decision and plain ints;
 after the decision :func:`take_back_nb` copies back what a policy may change (the seat's
@@ -126,7 +126,7 @@ def fill_light_nb(st, seat, kind, n_opts, mode):
     decision's values, which it never reads; memory and stream are not copied, so nothing
     is taken back."""
     sc = st.sc
-    v = st.vw
+    v = st.mem.vw
     v.me = seat
     v.team = st.k_assoc[seat, seat]
     v.mode = mode
@@ -137,25 +137,25 @@ def fill_light_nb(st, seat, kind, n_opts, mode):
     v.na = 0
     copy_nb(v.opts, st.opts, n_opts)
     copy_nb(v.ctx, st.dctx, N_DCTX)
-    copy_nb(v.tm, st.bel_team[seat], MAX_PLAYERS)
-    copy_nb(v.par, st.bparam[seat], N_BPARAM)
+    copy_nb(v.tm, st.mem.bel_team[seat], MAX_PLAYERS)
+    copy_nb(v.par, st.mem.bparam[seat], N_BPARAM)
     return v
 
 
 @njit(cache=True)
 def start_view_nb(st):
     """Per game: the team assignments (public, the same for every seat) and a clean view."""
-    v = st.vw
+    v = st.mem.vw
     na = st.sc[SC.N_ASG]
     for i in range(A_MAX):
-        v.asg[i] = st.bel_asg[i] if i < na else 0
+        v.asg[i] = st.mem.bel_asg[i] if i < na else 0
         v.w[i] = 0.0
     v.na = na
 
 
 @njit(cache=True)
 def fill_view_nb(st, seat, kind, n_opts, mode, conf):
-    """Make ``st.vw`` the View of ``seat`` for decision ``kind`` with options
+    """Make ``st.mem.vw`` the View of ``seat`` for decision ``kind`` with options
     st.opts[0:n_opts]; ``conf`` is the card-confidence row to show (the seat's own, or all
     ones). Returns the view record. The assignment weights are copied for the turn's action
     only (the one decision that reads them, to plan a declaration); the other decisions see
@@ -166,7 +166,7 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
     v.deck_n = sc[SC.DECK_N]
     v.bags_open = sc[SC.BAGS_OPEN]
     v.hand_limit = sc[SC.HAND_LIMIT]
-    v.minor = st.bel_minor[seat]
+    v.minor = st.mem.bel_minor[seat]
     copy_nb(v.k_assoc, st.k_assoc[seat], MAX_PLAYERS)
     copy_nb(v.k_occ, st.k_occ[seat], MAX_PLAYERS)
     copy_nb(v.occ_up, st.occ_up, MAX_PLAYERS)
@@ -183,8 +183,8 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
     if kind == DEC.ACTION:
         na = kept_nb(n, sc[SC.N_ASG])  # from 8 players the weights of the first half only (beliefs)
         v.na = na
-        copy_nb(v.w, st.bel_w[seat], na)
-    copy_nb(v.mem, st.bmem[seat], N_BMEM)
+        copy_nb(v.w, st.mem.bel_w[seat], na)
+    copy_nb(v.mem, st.mem.bmem[seat], N_BMEM)
     v.rs[0] = st.rs[0]
     v.rs[1] = st.rs[1]
     return v
@@ -193,7 +193,7 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
 @njit(cache=True)
 def take_back_nb(st, seat):
     """After the decision: the seat's memory and the random stream, as the policy left them."""
-    v = st.vw
-    copy_nb(st.bmem[seat], v.mem, N_BMEM)
+    v = st.mem.vw
+    copy_nb(st.mem.bmem[seat], v.mem, N_BMEM)
     st.rs[0] = v.rs[0]
     st.rs[1] = v.rs[1]

@@ -1,9 +1,9 @@
-"""The single decision entry point (issue 2, item 6).
+"""The single decision entry point.
 
 Every choice any player makes goes through :func:`decide_nb`: the engine writes the
 legal options into ``st.opts[0:n]`` and the situation into ``st.dctx``, and gets back
 the chosen option *value*. A scripted decision (``st.script``) is taken first when its
-(seat, kind) matches; otherwise the seat's bot decides (``bots.dispatch``).
+(seat, kind) matches; otherwise the seat's bot is asked (``engine.seats.ask_nb``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bots.dispatch import bot_choose_nb
 from ..enums import ERR, SC
+from .seats import ask_nb
 
 
 @njit(cache=True, inline="always")
@@ -42,7 +42,7 @@ def decide_body_nb(st, seat, kind, n):
         return st.opts[0]
     if n == 1:
         return st.opts[0]
-    i = bot_choose_nb(st, seat, kind, n)
+    i = ask_nb(st, seat, kind, n)
     return st.opts[i]
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..cards_nb import kind_nb
 from ..enums import DEC, DK, EV, IK, N_CARDS, REC, SC, VAR, WIN
 from .decide import decide_nb
-from .items import hand_mask_nb, kind_nb, victory_count_nb, victory_team_nb
+from .items import hand_mask_nb, victory_count_nb, victory_team_nb
 from .log import log_nb
 
 

@@ -1,11 +1,11 @@
-"""The turn (R3) and whole games: one game, or a batch in parallel (prange over games)."""
+"""The turn (R3), and play from any position to the end of the game or for a number of turns.
+
+Whole games with their seats, and batches of games, are played by ``kutsch_sim.play``."""
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from ..bots.dispatch import final_beliefs_nb
 from ..enums import (
     ACT_ATTACK,
     ACT_DECLARE,
@@ -19,7 +19,6 @@ from ..enums import (
     ERR,
     EV,
     N_CARDS,
-    N_REC,
     OC,
     REC,
     SC,
@@ -30,7 +29,6 @@ from .declare import declarable_nb, declare_nb
 from .fight import FIGHT_DONE, fight_nb
 from .invariants import check_nb
 from .log import log_nb
-from .state import new_state_nb, setup_nb
 from .trade import DIPLO_END_TURN, TRADE_FREE, clair_window_nb, diplomat_nb, trade_nb
 
 
@@ -119,15 +117,19 @@ def play_turn_nb(st):
 
 
 @njit(cache=True)
-def play_nb(st):
-    """Play from the current position until a declaration, the turn cap or an error."""
-    while st.sc[SC.OVER] == 0:
+def play_turns_nb(st, turns):
+    """Play at most ``turns`` whole turns from the current position (a turn boundary), or
+    until a declaration, the turn cap or an error ends the game (then the record is filled);
+    ``turns < 0`` plays to the end. Returns the turns played."""
+    k = 0
+    while st.sc[SC.OVER] == 0 and k != turns:
         if st.sc[SC.TURN] >= st.sc[SC.TURN_CAP]:
             st.sc[SC.WINNER] = WIN.TIMEOUT  # R3 ruling: a timeout is nobody's win
             st.sc[SC.OVER] = 1
             log_nb(st, EV.TIMEOUT, st.sc[SC.TURN], 0, 0, 0)
             break
         play_turn_nb(st)
+        k += 1
         st.sc[SC.TURN] += 1
         if st.sc[SC.DEBUG] == 1:
             check_nb(st, True)
@@ -137,7 +139,15 @@ def play_nb(st):
             break
         if st.sc[SC.OVER] == 0:
             st.sc[SC.ACTIVE] = (st.sc[SC.ACTIVE] + 1) % st.sc[SC.N]
-    fill_record_nb(st)
+    if st.sc[SC.OVER] != 0:
+        fill_record_nb(st)
+    return k
+
+
+@njit(cache=True)
+def play_nb(st):
+    """Play from the current position until a declaration, the turn cap or an error."""
+    play_turns_nb(st, -1)
 
 
 @njit(cache=True)
@@ -152,72 +162,3 @@ def fill_record_nb(st):
     r[REC.MINORITY] = st.sc[SC.MINORITY]
     r[REC.ERROR] = st.sc[SC.ERROR]
     r[REC.DECISIONS] = st.sc[SC.N_DECISIONS]
-
-
-@njit(cache=True)
-def keep_alive_nb(buf):
-    """A use of the state's buffer after the last use of its record ``buf[0]``. A record
-    holds no reference to its array, and numba frees an array after the variable's last use,
-    so without this the buffer would be freed while the record is still being played on."""
-    return buf.shape[0]
-
-
-@njit(cache=True)
-def init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
-                     variants):
-    """Bots, their parameters and the R2 set-up of game ``game``; ``variants`` is the bit
-    mask of ``enums.Variant`` (R10)."""
-    for p in range(n):
-        st.bot[p] = bots[p]
-        for j in range(bparams.shape[1]):
-            st.bparam[p, j] = bparams[p, j]
-    setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
-
-
-@njit(cache=True)
-def init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug):
-    """:func:`init_game_var_nb` with the base rules (no variant)."""
-    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, 0)
-
-
-@njit(cache=True)
-def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, log_cap,
-                variants):
-    """Play one game with an event log; returns (record, log rows, scalars, team beliefs
-    float64[10, 10], minority beliefs float64[10]) -- the beliefs each seat's bot holds at
-    the end (``bots.dispatch.final_beliefs_nb``)."""
-    buf = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
-    st = buf[0]
-    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
-                     variants)
-    play_nb(st)
-    final_beliefs_nb(st)
-    m = min(st.sc[SC.N_EVENTS], st.sc[SC.LOG_CAP])
-    res = (st.rec.copy(), st.log[:m].copy(), st.sc.copy(), st.bel_team.copy(), st.bel_minor.copy())
-    keep_alive_nb(buf)
-    return res
-
-
-@njit(cache=True, parallel=True)
-def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug,
-                  variants):
-    """Play games game0 .. game0+n_games-1 of one configuration in parallel.
-
-    Returns int32[n_games, N_REC]. Each game draws only from its own stream
-    (seed, config_id, game), so the records do not depend on thread count or chunking.
-    ``variants``: bit mask of ``enums.Variant`` (R10).
-    """
-    out = np.zeros((n_games, N_REC), np.int32)
-    n_chunks = min(n_games, 64)  # one state (~0.5 MB, mostly the unused log) per chunk of games
-    for ch in prange(n_chunks):
-        buf = new_state_nb(0, np.zeros((0, 3), np.int32))
-        st = buf[0]
-        lo = ch * n_games // n_chunks
-        hi = (ch + 1) * n_games // n_chunks
-        for i in range(lo, hi):
-            init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap,
-                             drink_on, debug, variants)
-            play_nb(st)
-            out[i, :] = st.rec
-        keep_alive_nb(buf)
-    return out

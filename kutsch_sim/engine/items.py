@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..cards_nb import now_team_nb
 from ..enums import (
     BROTHERHOOD,
-    C_BAG_GOBLET,
-    C_BAG_KEY,
     DCTX_A,
     DCTX_B,
     DEC,
     EV,
-    IK,
     N_CARDS,
     N_KINDS,
     ORDER,
@@ -22,37 +20,11 @@ from .decide import decide_nb
 from .log import log_nb
 from .state import give_card_nb
 
-C_LOGE = N_CARDS - 1
-
-
-@njit(cache=True, inline="always")
-def kind_nb(c):
-    if c < 3:
-        return IK.KEY
-    if c < 6:
-        return IK.GOBLET
-    return c - 4  # cards 6.. are one card per kind, kinds 2..
-
-
-@njit(cache=True)
-def is_bag_nb(c):
-    return c == C_BAG_KEY or c == C_BAG_GOBLET
-
 
 @njit(cache=True)
 def victory_team_nb(st, c):
     """Team whose victory item card c is now (R9: Bags count once the deck is empty), or -1."""
-    k = kind_nb(c)
-    if k == IK.KEY:
-        return ORDER
-    if k == IK.GOBLET:
-        return BROTHERHOOD
-    if st.sc[SC.BAGS_OPEN] == 1:
-        if k == IK.BAG_KEY:
-            return ORDER
-        if k == IK.BAG_GOBLET:
-            return BROTHERHOOD
-    return -1
+    return now_team_nb(c, st.sc[SC.BAGS_OPEN])
 
 
 @njit(cache=True)

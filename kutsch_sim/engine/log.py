@@ -1,9 +1,9 @@
-"""Event log (integer coded; decoded to English by ``kutsch_sim.trace``).
+"""Event log (integer coded; decoded to English by ``kutsch_sim.review.trace``).
 
 Rows are int32 [type, turn, a, b, c, d] (meanings in ``enums.Event``). A log of
 capacity 0 turns logging off; events past the capacity are counted, not written.
-When the bots keep beliefs (sc[BELIEFS] == 1) every observed event type is passed to
-``bots.beliefs.observe_nb``, which updates each seat from what that seat can see.
+When the seats keep what they observe (sc[BELIEFS] == 1) every event type they watch is
+told to them (``engine.seats.tell_nb``), which updates each seat from what that seat can see.
 In debug mode (sc[DEBUG] == 1) the invariants are checked after every event.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bots.beliefs import OBSERVED_MASK, observe_nb
 from ..enums import SC
 from .invariants import check_nb
+from .seats import TOLD_MASK, tell_nb
 
 
 @njit(cache=True, inline="always")
@@ -40,7 +40,7 @@ def log_row_nb(st, typ, a, b, c, d):
         row[4] = c
         row[5] = d
     st.sc[SC.N_EVENTS] = i + 1
-    if st.sc[SC.BELIEFS] == 1 and (OBSERVED_MASK >> typ) & 1:
-        observe_nb(st, typ, a, b, c, d)
+    if st.sc[SC.BELIEFS] == 1 and (TOLD_MASK >> typ) & 1:
+        tell_nb(st, typ, a, b, c, d)
     if st.sc[SC.DEBUG] == 1:
         check_nb(st, False)

@@ -16,8 +16,6 @@ occ        (10,) i8         occupation each seat holds, -1 beyond N
 occ_up     (10,) i8         the seat's occupation is face up (used, R8)
 occ_loc    (10,) i8         where each occupation is: seat or LOC_PILE
 drink      (10,) i8         seat has a Drink of Power (odd N, R7)
-bot        (10,) i8         bot id of each seat (see ``bots``)
-bparam     (10, 16) f64     bot parameters per seat (bots.params)
 opts       (512,) i32       options of the decision being taken
 dctx       (N_DCTX,) i32    context of that decision (who attacks whom, which card ...)
 script     (512, 3) i32     scripted decisions: (seat, decision kind, option value); sc[N_SCRIPT] used
@@ -30,33 +28,13 @@ k_acard    (10, 10, 3) i8   k_acard[s, p, j]: team of p's card j as seat s has s
 sup        (10,) i8         scratch for fights: each seat's support side
 mark       (21,) i8         scratch (Sextant choices, declaration names, ...)
 rec        (N_REC,) i32     the game's record, filled at the end
-bel_asg    (256,) i32       bots: team assignments possible at this N (bit p = Order)
-bel_pair   (10, 10) f64     bots: public soft evidence per pair of seats (before saturation)
-bel_psat   (10, 10) f64     bots: the same after saturation (beliefs.pair_nb)
-bel_gpair  (10, 10) f64     bots: bel_gpair[s, g]: private soft evidence s has from giver g
-bel_epub   (11, 256) f64    bots: per assignment, exp(trust * public soft evidence), one row per
-                            trust in play (row 10: all ones; beliefs.trust_slots_nb)
-bel_epriv  (10, 256) f64    bots: per assignment, exp(seat's private soft evidence)
-bel_bins   (16,) f64        bots: scratch of a refresh (beliefs.refresh_cards_nb)
-bel_idx    (10, 252) i16    bots: each seat's list of the assignments its hard evidence allows
-bel_key    (10, 2) i64      bots: what that list was made for, and its length
-bel_tval   (10,) f64        bots: the distinct nonzero soft_trust values, bel_nts of them
-bel_tslot  (10,) i8         bots: each seat's row of bel_epub (beliefs.trust_slots_nb)
-bel_nts    i64              bots: rows of bel_epub in use
-bel_w      (10, 256) f64    bots: each seat's posterior weight per assignment
-bel_team   (10, 10) f64     bots: bel_team[s, p] = P(p is on s's team) as s believes
-bel_minor  (10,) f64        bots: P(s's team is the minority) as s believes (odd N)
-bel_fresh  (10,) i8         bots: s's beliefs are up to date with the evidence
-bel_conf   (10, 21) f64     bots: P(card c is still where s last saw it, k_card[s, c])
-bel_one    (1, 21) f64      bots: all 1.0 (the greedy bot takes last-seen as certain)
-bel_ctx    (4,) i32         bots: observer's memory (fight attacker/defender/result, ...)
-bmem       (10, 16) i32     bots: each seat's plans (declaration names, Diplomat, ...)
-vw         VIEW_DT record   bots: the deciding seat's View (bots.view), filled per decision
+mem        MEMORY_DT        the bots' memory (``bots.memory``): their beliefs, plans, parameters and
+                            the deciding seat's View; the rules never read it
 =========  ===============  ==========================================================
 
-The ``bel_*``/``b*`` fields belong to the bots (``kutsch_sim.bots``): the engine resets
-them at set-up and passes events to ``bots.beliefs.observe_nb`` (from ``log_nb``); a
-policy sees only its own seat's data, copied into the View record ``vw`` (``bots.view``).
+``mem`` belongs to the bots: the engine reaches them only through ``engine.seats`` (start
+the seats, tell them an event, ask a decision); a policy sees only its own seat's data,
+copied into its View record (``bots.view``).
 """
 
 from __future__ import annotations
@@ -64,13 +42,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bots.beliefs import A_MAX, A_PAD, N_BINS, N_CTX
-from ..bots.dispatch import start_bots_nb
-from ..bots.params import N_BMEM, N_BPARAM
-from ..bots.view import V_OPTS, VIEW_DT
+from ..cards_nb import C_BAG_GOBLET, C_BAG_KEY
 from ..enums import (
-    C_BAG_GOBLET,
-    C_BAG_KEY,
     EV,
     LOC_DECK,
     LOC_OUT,
@@ -85,10 +58,11 @@ from ..enums import (
     SC,
     VAR,
 )
+from ..jit import record_nb
 from ..rng import seed_stream_nb, shuffle_nb
 from .log import log_nb
+from .seats import MEMORY_DT, N_OPTS, clear_seats_nb, start_seats_nb
 
-N_OPTS = V_OPTS  # options of one decision (the bots' View holds as many)
 LOG_CAP = 16384  # event rows a state can hold; sc[LOG_CAP] says how many are used (0 = off)
 SCRIPT_CAP = 512  # scripted decisions a state can hold; sc[N_SCRIPT] says how many
 
@@ -98,22 +72,17 @@ def _state_dtype() -> np.dtype:
     a NamedTuple of ~40 arrays was passed as ~40 reference-counted array structs on every
     call: a small non-inlined call on the engine state measured 150-1000 ns
     with the NamedTuple against ~20 ns with a record (numba 0.68, 2-core machine)."""
-    i8, i32, i64, f64 = np.int8, np.int32, np.int64, np.float64
+    i8, i32, i64 = np.int8, np.int32, np.int64
     b = np.int8  # numba has no bool arrays inside records: 0/1
     P, C = MAX_PLAYERS, N_CARDS
     fields = [
         ("sc", i64, (N_SCALARS,)), ("rs", np.uint64, (2,)), ("loc", i8, (C,)), ("deck", i8, (C,)),
         ("hand_n", i8, (P,)), ("assoc", i8, (P,)), ("occ", i8, (P,)), ("occ_up", b, (P,)),
-        ("occ_loc", i8, (N_OCCS,)), ("drink", b, (P,)), ("bot", i8, (P,)), ("bparam", f64, (P, N_BPARAM)),
+        ("occ_loc", i8, (N_OCCS,)), ("drink", b, (P,)),
         ("opts", i32, (N_OPTS,)), ("dctx", i32, (N_DCTX,)), ("script", i32, (SCRIPT_CAP, 3)),
         ("log", i32, (LOG_CAP, 6)), ("k_assoc", i8, (P, P)), ("k_occ", i8, (P, P)), ("k_card", i8, (P, C)),
         ("acard", i8, (P, 3)), ("k_acard", i8, (P, P, 3)), ("sup", i8, (P,)), ("mark", i8, (C,)), ("rec", i32, (N_REC,)),
-        ("bel_asg", i32, (A_PAD,)), ("bel_pair", f64, (P, P)), ("bel_psat", f64, (P, P)), ("bel_gpair", f64, (P, P)),
-        ("bel_epub", f64, (P + 1, A_PAD)), ("bel_epriv", f64, (P, A_PAD)), ("bel_bins", f64, (N_BINS,)),
-        ("bel_idx", np.int16, (P, A_MAX)), ("bel_key", np.int64, (P, 2)),
-        ("bel_tval", f64, (P,)), ("bel_tslot", i8, (P,)), ("bel_nts", np.int64), ("bel_w", f64, (P, A_PAD)), ("bel_team", f64, (P, P)),
-        ("bel_minor", f64, (P,)), ("bel_fresh", b, (P,)), ("bel_conf", f64, (P, C)), ("bel_one", f64, (1, C)),
-        ("bel_ctx", i32, (N_CTX,)), ("bmem", i32, (P, N_BMEM)), ("vw", VIEW_DT),
+        ("mem", MEMORY_DT),
     ]
     return np.dtype(fields, align=True)
 
@@ -127,7 +96,7 @@ def new_state_nb(log_cap, script):
     """Allocate an empty state: a 1-element structured array (keep it alive; ``buf[0]`` is
     the state record the kernels take). ``script`` is int32[S, 3], S <= SCRIPT_CAP."""
     buf = np.zeros(1, STATE_DT)
-    st = buf[0]
+    st = record_nb(buf)
     st.loc[:] = LOC_OUT
     st.deck[:] = -1
     st.assoc[:] = -1
@@ -138,10 +107,7 @@ def new_state_nb(log_cap, script):
     st.k_card[:, :] = -1
     st.acard[:, :] = -1
     st.k_acard[:, :, :] = -1
-    st.bel_team[:, :] = 0.5
-    st.bel_conf[:, :] = 1.0
-    st.bel_one[:, :] = 1.0
-    st.bel_ctx[:] = -1
+    clear_seats_nb(st)
     load_script_nb(st, script)
     st.sc[SC.LOG_CAP] = min(log_cap, LOG_CAP)
     return buf
@@ -270,7 +236,7 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
     """
     seed_stream_nb(st.rs, seed, config_id, game)
     reset_scalars_nb(st, n, turn_cap, drink_on, debug, variants)
-    start_bots_nb(st, n)
+    start_seats_nb(st, n)
     rs = st.rs
     st.hand_n[:] = 0
     st.occ_up[:] = False

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..cards_nb import C_BAG_GOBLET, C_BAG_KEY, is_bag_nb, kind_nb
 from ..enums import (
-    C_BAG_GOBLET,
-    C_BAG_KEY,
     CLAIR_DRAW,
     DCTX_A,
     DCTX_B,
@@ -30,16 +29,7 @@ from ..enums import (
 )
 from ..rng import shuffle_nb
 from .decide import decide_nb, yes_no_nb
-from .items import (
-    draw_nb,
-    hand_options_nb,
-    is_bag_nb,
-    kind_nb,
-    look_assoc_nb,
-    move_known_nb,
-    see_items_nb,
-    show_card_nb,
-)
+from .items import draw_nb, hand_options_nb, look_assoc_nb, move_known_nb, see_items_nb, show_card_nb
 from .log import log_nb
 
 TRADE_FREE = 0

@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..api import RULES_VERSION, GameConfig, check_seed, run_batch
 from .._jitcache import source_hash
+from ..api import RULES_VERSION, GameConfig, check_seed, run_batch
 from ..enums import REC
 from .runner import cpu_model
 

@@ -30,7 +30,7 @@ from .._jitcache import kernel_cached, source_hash
 from ..api import RULES_VERSION, GameConfig, run_batch
 from ..enums import N_REC
 from ..errors import KutschError
-from ..paths import probe_writable_dir
+from .paths import probe_writable_dir
 from . import store
 from .options import SimOptions, check_out
 

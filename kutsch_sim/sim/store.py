@@ -32,7 +32,7 @@ import pyarrow.parquet as pq
 
 from ..api import GameConfig
 from ..enums import REC, WINNER_LABELS
-from ..results import records_to_frame
+from .results import records_to_frame
 
 MANIFEST = "_manifest.json"
 FORMAT = "kutsch-sim-results"

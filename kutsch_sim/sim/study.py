@@ -21,7 +21,7 @@ Typical use::
     study = Study(study_options(games="2000", seed="1", out="runs/study"))  # every check
     study.open()                  # scheduler, writable --out, --force clean-up, study manifest
     summary = study.execute()     # every part in turn (a finished chunk is never replayed)
-    # then the report: kutsch_sim.commands.report.make_report(DIR/results, DIR/report, ...)
+    # then the report: kutsch_sim.cli.report.make_report(DIR/results, DIR/report, ...)
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from ..bots.profiles import PROFILES, check_bots
 from ..cards import ITEM_KEYS, TABLES, canonical_item_set
 from ..enums import MAX_PLAYERS, MIN_PLAYERS
 from ..errors import KutschError
-from ..paths import probe_writable_dir
+from .paths import probe_writable_dir
 from . import store
 from .options import SimOptions, check_out, parse_count, parse_threads, sim_options
 from .runner import Run, Summary

@@ -1,21 +1,21 @@
-"""Running a position: play scripted decisions from a :class:`~kutsch_sim.position.Position`.
+"""Running a position: play scripted decisions from a :class:`~kutsch_sim.notation.position.Position`.
 
 :func:`run` builds the engine state (debug mode: invariants checked after every event),
 plays the given number of turns with the engine's own turn function and returns an
 :class:`Outcome` with readable accessors (hands as names, winner label, what seats know,
-decoded events). Re-exported by :mod:`kutsch_sim.position`; see ``docs/positions.md``.
+decoded events). See ``docs/positions.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
-from .cards import ITEM_KEYS, OCC_KEYS
-from .enums import (
+from ..cards import ITEM_KEYS, OCC_KEYS
+from ..enums import (
     CARD_KIND_LIST,
     DECISION_LABELS,
     ERR,
@@ -30,12 +30,11 @@ from .enums import (
     WINNER_LABELS,
     Event,
 )
-from .errors import KutschError
+from ..errors import KutschError
+from .names import DEFAULT_LOG_CAP
+from .position import Position
+from .script import compile_script_lines, script_lines
 
-if TYPE_CHECKING:
-    from .position import Position
-
-DEFAULT_LOG_CAP = 4096
 EVENT_NAMES = tuple(f.lower() for f in Event._fields)
 
 
@@ -148,14 +147,12 @@ def run(position: Position | str, script: Sequence[str] | str | np.ndarray = (),
     """Play ``turns`` turns (None: to the end of the game) from ``position`` with ``script``.
 
     ``position``: a :class:`Position` or its text. ``script``: lines of
-    :mod:`kutsch_sim.script` notation (a list, or one string with a line each), or
+    :mod:`kutsch_sim.notation.script` notation (a list, or one string with a line each), or
     int32[S, 3] rows. ``strict`` (default) raises :class:`KutschError` when a scripted
     decision is illegal (naming the line) or when script lines are left unused at the
     end; pass ``strict=False`` to inspect such outcomes (``outcome.error``,
     ``outcome.script_used``).
     """
-    from .position import Position
-    from .script import compile_script_lines, script_lines
 
     if isinstance(position, str):
         position = Position.parse(position)
@@ -176,8 +173,8 @@ def run(position: Position | str, script: Sequence[str] | str | np.ndarray = (),
 
 def play_turns(st, turns: int | None) -> None:
     """Advance an engine state by ``turns`` turns (None: to the end), as ``play_nb`` does."""
-    from .engine.game import fill_record_nb, play_nb, play_turn_nb
-    from .engine.invariants import check_nb
+    from ..engine.game import fill_record_nb, play_nb, play_turn_nb
+    from ..engine.invariants import check_nb
 
     if turns is None:
         play_nb(st)

@@ -13,7 +13,8 @@ from rich.console import Console
 
 from ..errors import KutschError
 from ..sim.study import DEFAULT_GAMES, DEFAULT_GAMES_NOTE, standard_parts
-from .simulate import COMPILING, Scheduler, Seed, Threads, fail, kernel_cached, progress_bar, summary_table
+from . import common
+from .common import Scheduler, Seed, Threads, fail, progress_bar, summary_table
 
 N_CONFIGS = sum(p.configurations for p in standard_parts())
 
@@ -91,8 +92,8 @@ def study_cmd(
         f"study: {len(study.parts)} parts, {opts.configurations} configurations x {opts.games:,} games, "
         f"bots {opts.bots}, seed {opts.seed}"
     )
-    if not opts.scheduler and not kernel_cached():
-        err.print(COMPILING)
+    if not opts.scheduler and not common.kernel_cached():
+        err.print(common.COMPILING)
     with progress_bar(err) as bar:
         done = [study.games_done(i) for i in range(len(study.parts))]
         total = bar.add_task(

@@ -6,8 +6,8 @@ Used by ``tests/test_bots.py`` and ``scripts/decision_checks.py``; reads event l
 
 from __future__ import annotations
 
-from .bots.reasons import R_KEEP_BONUS, R_PLAY_BONUS
-from .enums import DK, EV, SIDE_ATT, SIDE_DEF, SRC
+from ..bots.reasons import R_KEEP_BONUS, R_PLAY_BONUS
+from ..enums import DK, EV, SIDE_ATT, SIDE_DEF, SRC
 
 KEYS = ("drink", "drink_not_needed", "mixer", "mixer_after_ring", "duelist", "duelist_wrong")
 

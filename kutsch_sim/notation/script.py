@@ -4,7 +4,7 @@
 being asked; every other decision goes to the seat's bot. One line is
 ``SEAT VERB ARGS`` (``#`` starts a comment; verbs and names are case-insensitive,
 ``-`` and ``_`` alike); a few verbs expand to several rows. CARD is an item name as in
-:mod:`kutsch_sim.position` (``Dagger``, ``Secret Bag (Key)``, ``Key#2``); T and S are seats.
+:mod:`kutsch_sim.notation.position` (``Dagger``, ``Secret Bag (Key)``, ``Key#2``); T and S are seats.
 
 ======================================  =====================  ===========================
 line                                    decision               option value
@@ -52,7 +52,7 @@ Which card a plain name means: ``Key#2`` is exact; otherwise the lowest-numbered
 that kind found first in the deciding seat's starting hand (for ``take``: outside it; for
 ``pick``: in the deck), else anywhere in the position. Only Keys and Goblets (3 cards each)
 can be ambiguous; write ``Key#n`` when it matters (the position numbers them in order of
-appearance, see :mod:`kutsch_sim.position`).
+appearance, see :mod:`kutsch_sim.notation.position`).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .enums import (
+from ..enums import (
     ACT_ATTACK,
     ACT_DECLARE,
     ACT_MUL,
@@ -77,8 +77,8 @@ from .enums import (
     SIDE_NONE,
     SRC_LABELS,
 )
-from .errors import KutschError
-from .position import KIND_CARDS, explicit_card, item_kind, norm, occupation, strip_comment
+from ..errors import KutschError
+from .names import KIND_CARDS, explicit_card, item_kind, norm, occupation, strip_comment
 
 if TYPE_CHECKING:
     from .position import Position

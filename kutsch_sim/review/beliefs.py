@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .enums import REC, TEAM_NAMES
+from ..enums import REC, TEAM_NAMES
 
 
 def beliefs_at_end(result) -> pd.DataFrame:

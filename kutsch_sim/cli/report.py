@@ -7,7 +7,8 @@ from pathlib import Path
 import typer
 
 from ..errors import KutschError
-from ..paths import probe_writable_dir
+from ..sim.paths import probe_writable_dir
+from .common import fail
 
 
 def check_results_dir(path: Path) -> None:
@@ -50,7 +51,6 @@ def report_cmd(
         df = read_results(results)
         probe_writable_dir(out, "report")
     except KutschError as e:
-        typer.echo(f"kutsch-sim: error: {e}", err=True)
-        raise typer.Exit(2) from None
+        fail(e)
     html = make_report(results, out, df=df)
     typer.echo(f"report written: {html.parent / 'report.md'} and {html}")

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..errors import KutschError
-from .simulate import Bots, Items, Players, Seed, Variant, fail
+from .common import Bots, Items, Players, Seed, Variant, fail
 
 
 def _fmt(v: float | None, spec: str) -> str:

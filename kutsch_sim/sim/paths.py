@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from .errors import KutschError
+from ..errors import KutschError
 
 
 def probe_writable_dir(path: Path, what: str = "output") -> Path:

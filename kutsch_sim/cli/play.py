@@ -1,37 +1,15 @@
-"""The ``kutsch-sim`` command (typer). Thin: parse, check, call the library, print.
-
-Every bad input is a :class:`KutschError`: one line on stderr and exit code 2, before
-any work starts.
-"""
+"""``kutsch-sim play``: one game, turn by turn in plain English, with each bot's reasons."""
 
 from __future__ import annotations
 
-import sys
-
 import typer
 
-from .errors import KutschError
-
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    help="Monte Carlo balance simulator for Die Kutschfahrt zur Teufelsburg.",
-    pretty_exceptions_enable=False,
-)
+from ..errors import KutschError
+from . import common
+from .common import fail
 
 
-@app.callback()
-def _root() -> None:
-    """Monte Carlo balance simulator for Die Kutschfahrt zur Teufelsburg."""
-
-
-def fail(msg: str) -> None:
-    typer.echo(f"kutsch-sim: error: {msg}", err=True)
-    raise typer.Exit(2)
-
-
-@app.command()
-def play(
+def play_cmd(
     players: int = typer.Option(6, "--players", "-n", help="Number of players, 3-10."),
     seed: int = typer.Option(1, "--seed", "-s", help="Master seed (0 or more)."),
     game: int = typer.Option(0, "--game", "-g", help="Game index within the seed (replays that game)."),
@@ -48,8 +26,8 @@ def play(
     ),
 ) -> None:
     """Play one game and print it turn by turn in plain English."""
-    from .api import GameConfig, check_seed, parse_variants, play_game
-    from .trace import format_game
+    from ..api import GameConfig, check_seed, parse_variants, play_game
+    from ..review.trace import format_game
 
     try:
         check_seed(seed)
@@ -59,13 +37,11 @@ def play(
                          parse_variants(variant))
     except KutschError as e:
         fail(str(e))
-    from .commands.simulate import COMPILING, kernel_cached
-
-    if not kernel_cached("play_one_nb"):
-        typer.echo(COMPILING, err=True)
+    if not common.kernel_cached("play_one_nb"):
+        typer.echo(common.COMPILING, err=True)
     result = play_game(cfg, seed, game, debug=debug)
-    from .mind import format_beliefs
-    from .bots.reasons import reason_row_text
+    from ..bots.reasons import reason_row_text
+    from ..review.beliefs import format_beliefs
 
     typer.echo(format_game(result, reason_row_text))
     if result.beliefs is not None and any(b != "random" for b in cfg.bots):
@@ -73,35 +49,3 @@ def play(
         typer.echo(format_beliefs(result))
     if result.record[7] != 0:
         fail(f"engine invariant broken (error code {result.record[7]}); please report seed {seed} game {game}")
-
-
-def _register() -> None:
-    """Commands that live in their own modules (kept thin here)."""
-    import importlib
-
-    for name, mod, attr in (
-        ("simulate", "simulate", "simulate_cmd"),
-        ("bench", "bench", "bench_cmd"),
-        ("report", "report", "report_cmd"),
-        ("study", "study", "study_cmd"),
-    ):
-        try:
-            module = importlib.import_module(f".commands.{mod}", __package__)
-        except ModuleNotFoundError:
-            continue
-        app.command(name)(getattr(module, attr))
-
-
-_register()
-
-
-def main() -> None:
-    try:
-        app()
-    except KutschError as e:  # raised inside a command after its own checks
-        typer.echo(f"kutsch-sim: error: {e}", err=True)
-        sys.exit(2)
-
-
-if __name__ == "__main__":
-    main()

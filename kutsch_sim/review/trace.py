@@ -10,10 +10,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .cards import CARD_NAMES, ITEM_NAMES, OCC_NAMES
-from .enums import (
-    C_BAG_GOBLET,
-    C_BAG_KEY,
+from ..cards import CARD_NAMES, ITEM_NAMES, OCC_NAMES
+from ..cards_nb import C_BAG_GOBLET, C_BAG_KEY
+from ..enums import (
     CARD_KIND_LIST,
     DECL_LABELS,
     DK,
@@ -417,7 +416,7 @@ class TraceWriter:
 
 def format_game(result, reasons: Callable[[np.ndarray], str] | None = None) -> str:
     """Plain-English trace of a :class:`kutsch_sim.api.GameResult`."""
-    from .enums import REC
+    from ..enums import REC
 
     cfg = result.config
     n = cfg.players

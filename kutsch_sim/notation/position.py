@@ -1,4 +1,4 @@
-"""Positions from a text notation, and a runner that plays scripted decisions from them.
+"""Positions from a text notation: a game state written by hand.
 
 A position is a game state written by hand, so a rule can be checked in a few lines
 ("what happens if seat 1 attacks seat 2 now?"). Example::
@@ -42,15 +42,14 @@ Checked (one-line :class:`KutschError`): 3..10 seats numbered 0..N-1, team sizes
 card at most once, no empty hand, hands within the limit (R2.4), no Black Pearl at 3
 players nor Coat at 10 (R2.3), Drink of Power only at odd N.
 
-Decisions are scripted in :mod:`kutsch_sim.script` notation (``"0 trade 1 Dagger"``,
+Decisions are scripted in :mod:`kutsch_sim.notation.script` notation (``"0 trade 1 Dagger"``,
 ``"1 accept yes"`` ...). Every decision not scripted is taken by the seats' bots
 (default ``first``: always no / pass / reject / neutral, so unscripted play is inert).
 The state is built with ``debug = 1``: the engine checks its invariants after every event.
 
 API: :meth:`Position.parse` (text -> Position), :meth:`Position.to_state` (-> engine
 ``State`` with a script), :meth:`Position.to_text`, :meth:`Position.from_state`, and
-:func:`run` (position + script -> :class:`Outcome`; defined in :mod:`kutsch_sim.scenario`,
-re-exported here). See ``docs/positions.md``.
+:func:`kutsch_sim.notation.run.run` (position + script -> ``Outcome``). See ``docs/positions.md``.
 """
 
 from __future__ import annotations
@@ -61,10 +60,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import ALIASES, CARD_NAMES, ITEM_KEYS, ITEM_NAMES, OCC_KEYS, OCC_NAMES, card_player_range
-from .enums import (
+from ..cards import CARD_NAMES, OCC_KEYS, card_player_range
+from ..enums import (
     BROTHERHOOD,
-    CARD_KIND_LIST,
     ERR,
     ERR_LABELS,
     EV,
@@ -78,83 +76,19 @@ from .enums import (
     SC,
     TEAM_NAMES,
 )
-from .errors import KutschError
+from ..errors import KutschError
 
 # the runner lives in its own module (it imports this one lazily); part of this module's API
-from .scenario import DEFAULT_LOG_CAP, EVENT_NAMES, Ev, Outcome, decode_events, play_turns, run
-
-__all__ = [
-    "DEFAULT_LOG_CAP", "DEFAULT_TURN_CAP", "EVENT_NAMES", "KIND_CARDS", "Ev", "Outcome", "Position", "card_label",
-    "decode_events", "explicit_card", "hand_limit", "item_kind", "norm", "occupation", "play_turns", "run",
-    "strip_comment", "team",
-]
-
-DEFAULT_TURN_CAP = 400
-
-
-def norm(name: str) -> str:
-    """Lookup form of a name: lower case, letters, digits and ``#`` only."""
-    return re.sub(r"[^a-z0-9#]", "", name.lower())
-
-
-_ITEM_LOOKUP: dict[str, int] = {}
-for _k, (_key, _name) in enumerate(zip(ITEM_KEYS, ITEM_NAMES, strict=True)):
-    _ITEM_LOOKUP[norm(_key)] = _k
-    _ITEM_LOOKUP[norm(_name)] = _k
-for _alias, _k in ALIASES.items():
-    _ITEM_LOOKUP[norm(_alias)] = _k
-_ITEM_LOOKUP.update({"keys": 0, "goblets": 1, "armorloge": 16, "mirror": 15, "pearl": 14})
-_OCC_LOOKUP = {norm(s): o for o, s in enumerate(OCC_KEYS)} | {norm(s): o for o, s in enumerate(OCC_NAMES)}
-_TEAM_LOOKUP = {"order": ORDER, "brotherhood": BROTHERHOOD}
-KIND_CARDS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(c for c in range(N_CARDS) if CARD_KIND_LIST[c] == k) for k in range(len(ITEM_KEYS))
+from .names import (
+    DEFAULT_LOG_CAP,
+    DEFAULT_TURN_CAP,
+    _place_cards,
+    card_label,
+    hand_limit,
+    occupation,
+    strip_comment,
+    team,
 )
-
-
-def item_kind(name: str) -> int:
-    """ItemKind id of an item name (key, name or alias, case-insensitive)."""
-    k = _ITEM_LOOKUP.get(norm(name).split("#")[0])
-    if k is None:
-        raise KutschError(f"unknown item {name.strip()!r}; valid: {', '.join(ITEM_KEYS)}")
-    return k
-
-
-def explicit_card(name: str) -> int | None:
-    """Card id of ``Key#2``-style names (``#1``..``#count``), None for a plain kind name."""
-    k = item_kind(name)
-    if "#" not in name:
-        return None
-    suffix = norm(name).split("#", 1)[1]
-    if not suffix.isdigit() or not 1 <= int(suffix) <= len(KIND_CARDS[k]):
-        raise KutschError(f"bad card number in {name.strip()!r}: use #1..#{len(KIND_CARDS[k])}")
-    return KIND_CARDS[k][int(suffix) - 1]
-
-
-def occupation(name: str) -> int:
-    o = _OCC_LOOKUP.get(norm(name))
-    if o is None:
-        raise KutschError(f"unknown occupation {name.strip()!r}; valid: {', '.join(OCC_KEYS)}")
-    return o
-
-
-def team(name: str) -> int:
-    t = _TEAM_LOOKUP.get(norm(name))
-    if t is None:
-        raise KutschError(f"unknown team {name.strip()!r}; valid: Order, Brotherhood")
-    return t
-
-
-def card_label(c: int) -> str:
-    """``Key#2`` for Keys and Goblets, the card name otherwise (notation spelling)."""
-    k = CARD_KIND_LIST[c]
-    if len(KIND_CARDS[k]) > 1:
-        return f"{ITEM_KEYS[k]}#{KIND_CARDS[k].index(c) + 1}"
-    return ITEM_KEYS[k]
-
-
-def hand_limit(n: int) -> int:
-    """R2.4: 3 players 8, 4 players 6, 5+ players 5."""
-    return 8 if n == 3 else 6 if n == 4 else 5
 
 
 @dataclass(frozen=True)
@@ -228,7 +162,7 @@ class Position:
             raise KutschError(f"turn cap must be 1..100000, got {self.turn_cap}")
         if not 0 <= self.seed < 2**63:
             raise KutschError(f"seed must be 0..2**63-1, got {self.seed}")
-        from .api import parse_variants
+        from ..api import parse_variants
 
         if tuple(self.variants) != parse_variants(tuple(self.variants)):
             raise KutschError(f"variants must be given in the order {', '.join(parse_variants(self.variants))}")
@@ -280,7 +214,7 @@ class Position:
     @classmethod
     def from_state(cls, st) -> Position:
         """The position of an engine state (e.g. in the middle of a random game)."""
-        from .api import VARIANTS
+        from ..api import VARIANTS
 
         n = int(st.sc[SC.N])
         dn = int(st.sc[SC.DECK_N])
@@ -303,7 +237,7 @@ class Position:
                  log_cap: int = DEFAULT_LOG_CAP, debug: bool = True):
         """A fresh engine ``State`` of this position, with the decisions ``script``.
 
-        ``script``: lines of :mod:`kutsch_sim.script` notation, or an int32[S, 3] array of
+        ``script``: lines of :mod:`kutsch_sim.notation.script` notation, or an int32[S, 3] array of
         (seat, Decision, option) rows. ``bots``: one profile name for every seat or one per
         seat (``first``, ``random``, ``greedy``, ``smart``: the bots' beliefs and View start
         as in a dealt game, from what each seat knows of the position, and the bots observe
@@ -311,12 +245,12 @@ class Position:
         ``setup_nb`` writes it (OCC, ASSOC, LEFTOVER, DEAL, DECK, SETUP_DONE), so the trace
         printer reads it; then the invariants are checked once.
         """
-        from .api import variant_mask
-        from .bots.dispatch import start_bots_nb
-        from .bots.profiles import bot_arrays, check_bots
-        from .engine.invariants import check_nb
-        from .engine.state import new_state, reset_scalars_nb
-        from .rng import seed_stream_nb
+        from ..api import variant_mask
+        from ..bots.dispatch import start_bots_nb
+        from ..bots.profiles import bot_arrays, check_bots
+        from ..engine.invariants import check_nb
+        from ..engine.state import new_state, reset_scalars_nb
+        from ..rng import seed_stream_nb
         from .script import compile_script
 
         rows = script if isinstance(script, np.ndarray) else compile_script(script, self)
@@ -329,8 +263,8 @@ class Position:
         st = new_state(int(log_cap), rows)
         seed_stream_nb(st.rs, np.uint64(self.seed), 0, 0)
         reset_scalars_nb(st, n, self.turn_cap, self.drink, 0, variant_mask(self.variants))
-        st.bot[:] = bot_ids
-        st.bparam[:, :] = params
+        st.mem.bot[:] = bot_ids
+        st.mem.bparam[:, :] = params
         log = _SetupLog(st)
         for p in range(n):
             st.occ[p] = self.occs[p]
@@ -465,7 +399,7 @@ def _parse(text: str) -> Position:
             elif word == "minority":
                 minority = team(rest)
             elif word in ("variant", "variants"):
-                from .api import parse_variants
+                from ..api import parse_variants
 
                 variants += parse_variants(rest)
             else:
@@ -481,7 +415,7 @@ def _parse(text: str) -> Position:
     if players is not None and players != n:
         raise KutschError(f"'players {players}' but {n} seat lines")
     hands = _place_cards([seats[p][3] for p in range(n)] + [deck_names])
-    from .api import parse_variants
+    from ..api import parse_variants
 
     variant_names = parse_variants(variants)
     acards: tuple[tuple[int, int, int], ...] = ()
@@ -516,36 +450,3 @@ def _parse(text: str) -> Position:
         want = ", ".join(OCC_KEYS[o] for o in sorted(set(range(N_OCCS)) - set(pos.occs)))
         raise KutschError(f"the pile must hold exactly the occupations nobody holds: {want}")
     return pos
-
-
-def strip_comment(raw: str) -> str:
-    """Drop a ``#`` comment but keep ``Key#2`` card numbers (a ``#`` right after a name)."""
-    return re.sub(r"(?<![A-Za-z0-9])#.*$", "", raw)
-
-
-def _place_cards(groups: list[list[str]]) -> list[list[int]]:
-    """Card ids for item names: explicit ``Key#2`` first, then plain names take the
-    first free card of their kind in reading order (seats, then the deck)."""
-    used: set[int] = set()
-    out: list[list[int | None]] = []
-    for names in groups:
-        row: list[int | None] = []
-        for name in names:
-            c = explicit_card(name)
-            if c is not None:
-                if c in used:
-                    raise KutschError(f"card {card_label(c)} placed twice")
-                used.add(c)
-            row.append(c)
-        out.append(row)
-    for names, row in zip(groups, out, strict=True):
-        for i, name in enumerate(names):
-            if row[i] is None:
-                k = item_kind(name)
-                free = [c for c in KIND_CARDS[k] if c not in used]
-                if not free:
-                    raise KutschError(f"too many {ITEM_NAMES[k]} cards: the game has {len(KIND_CARDS[k])}")
-                row[i] = free[0]
-                used.add(free[0])
-    return [[int(c) for c in row] for row in out]
-

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .enums import DECL_LABELS, MAX_PLAYERS, REC, TEAM_NAMES, WINNER_LABELS
-from .cards import OCC_KEYS
+from ..cards import OCC_KEYS
+from ..enums import DECL_LABELS, MAX_PLAYERS, REC, TEAM_NAMES, WINNER_LABELS
 
 _TEAM_LABELS = tuple(t.lower() for t in TEAM_NAMES)
 

@@ -1,0 +1,231 @@
+"""The play layer: whole games between seated bots, batches of games, and positions copied
+and played forward. It joins the rules (``engine``) and the players (``bots``); neither of
+them imports it.
+
+Every game draws only from its own random stream (seed, config_id, game), so a game's
+record does not depend on the thread count, the chunking or whether it is traced.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .bots.dispatch import final_beliefs_nb, seat_bots_nb
+from .engine.game import play_nb, play_turns_nb
+from .engine.state import new_state_nb, setup_nb
+from .enums import N_REC, SC
+from .jit import record_nb
+from .rng import mix64_nb, stream_key_nb
+
+
+@njit(cache=True)
+def keep_alive_nb(buf):
+    """A use of the state's buffer after the last use of its record ``buf[0]``. A record
+    holds no reference to its array, and numba frees an array after the variable's last use,
+    so without this the buffer would be freed while the record is still being played on."""
+    return buf.shape[0]
+
+
+@njit(cache=True)
+def init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
+                     variants):
+    """Bots, their parameters and the R2 set-up of game ``game``; ``variants`` is the bit
+    mask of ``enums.Variant`` (R10)."""
+    seat_bots_nb(st, n, bots, bparams)
+    setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
+
+
+@njit(cache=True)
+def init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug):
+    """:func:`init_game_var_nb` with the base rules (no variant)."""
+    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, 0)
+
+
+@njit(cache=True)
+def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, log_cap,
+                variants):
+    """Play one game with an event log; returns (record, log rows, scalars, team beliefs
+    float64[10, 10], minority beliefs float64[10]) -- the beliefs each seat's bot holds at
+    the end (``bots.dispatch.final_beliefs_nb``)."""
+    buf = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
+    st = record_nb(buf)
+    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
+                     variants)
+    play_nb(st)
+    final_beliefs_nb(st)
+    m = min(st.sc[SC.N_EVENTS], st.sc[SC.LOG_CAP])
+    res = (st.rec.copy(), st.log[:m].copy(), st.sc.copy(), st.mem.bel_team.copy(), st.mem.bel_minor.copy())
+    keep_alive_nb(buf)
+    return res
+
+
+@njit(cache=True, parallel=True)
+def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug,
+                  variants):
+    """Play games game0 .. game0+n_games-1 of one configuration in parallel.
+
+    Returns int32[n_games, N_REC]. ``variants``: bit mask of ``enums.Variant`` (R10).
+    """
+    out = np.zeros((n_games, N_REC), np.int32)
+    n_chunks = min(n_games, 64)  # one state (~0.5 MB, mostly the unused log) per chunk of games
+    for ch in prange(n_chunks):
+        buf = new_state_nb(0, np.zeros((0, 3), np.int32))
+        st = record_nb(buf)
+        lo = ch * n_games // n_chunks
+        hi = (ch + 1) * n_games // n_chunks
+        for i in range(lo, hi):
+            init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap,
+                             drink_on, debug, variants)
+            play_nb(st)
+            out[i, :] = st.rec
+        keep_alive_nb(buf)
+    return out
+
+
+# ------------------------------------------------------------------ positions played forward
+@njit(cache=True)
+def copy_state_nb(dst, src):
+    """Make ``dst`` the position of ``src``: the truth and every seat's memory (``mem``), the
+    random stream included, so that played forward both are the same game. Not copied: the
+    event log and the script; ``dst`` keeps its own log capacity (a copy made for look-ahead
+    usually logs nothing, which changes no decision) and plays without a script (every seat's
+    bot decides). Mutates ``dst`` only."""
+    log_cap = dst.sc[SC.LOG_CAP]
+    dst.sc[:] = src.sc
+    dst.sc[SC.LOG_CAP] = log_cap
+    dst.sc[SC.N_SCRIPT] = 0
+    dst.sc[SC.SCRIPT_POS] = 0
+    dst.sc[SC.N_EVENTS] = 0
+    dst.rs[:] = src.rs
+    dst.loc[:] = src.loc
+    dst.deck[:] = src.deck
+    dst.hand_n[:] = src.hand_n
+    dst.assoc[:] = src.assoc
+    dst.occ[:] = src.occ
+    dst.occ_up[:] = src.occ_up
+    dst.occ_loc[:] = src.occ_loc
+    dst.drink[:] = src.drink
+    dst.opts[:] = src.opts
+    dst.dctx[:] = src.dctx
+    dst.k_assoc[:, :] = src.k_assoc
+    dst.k_occ[:, :] = src.k_occ
+    dst.k_card[:, :] = src.k_card
+    dst.acard[:, :] = src.acard
+    dst.k_acard[:, :, :] = src.k_acard
+    dst.sup[:] = src.sup
+    dst.mark[:] = src.mark
+    dst.rec[:] = src.rec
+    copy_memory_nb(dst.mem, src.mem)
+
+
+@njit(cache=True)
+def copy_memory_nb(d, s):
+    """Every field of the bots' memory (``bots.memory.MEMORY_DT``), the View included."""
+    d.bot[:] = s.bot
+    d.bparam[:, :] = s.bparam
+    d.bel_asg[:] = s.bel_asg
+    d.bel_pair[:, :] = s.bel_pair
+    d.bel_psat[:, :] = s.bel_psat
+    d.bel_gpair[:, :] = s.bel_gpair
+    d.bel_epub[:, :] = s.bel_epub
+    d.bel_epriv[:, :] = s.bel_epriv
+    d.bel_bins[:] = s.bel_bins
+    d.bel_idx[:, :] = s.bel_idx
+    d.bel_key[:, :] = s.bel_key
+    d.bel_tval[:] = s.bel_tval
+    d.bel_tslot[:] = s.bel_tslot
+    d.bel_nts = s.bel_nts
+    d.bel_w[:, :] = s.bel_w
+    d.bel_team[:, :] = s.bel_team
+    d.bel_minor[:] = s.bel_minor
+    d.bel_fresh[:] = s.bel_fresh
+    d.bel_conf[:, :] = s.bel_conf
+    d.bel_one[:, :] = s.bel_one
+    d.bel_ctx[:] = s.bel_ctx
+    d.bmem[:, :] = s.bmem
+    copy_view_nb(d.vw, s.vw)
+
+
+@njit(cache=True)
+def copy_view_nb(d, s):
+    """The View record (``bots.view.VIEW_DT``): scratch of the last decision, copied so that a
+    copy is the same bytes as its source (the policies never read a stale View field)."""
+    d.me = s.me
+    d.team = s.team
+    d.mode = s.mode
+    d.n = s.n
+    d.turn = s.turn
+    d.deck_n = s.deck_n
+    d.bags_open = s.bags_open
+    d.hand_limit = s.hand_limit
+    d.kind = s.kind
+    d.n_opts = s.n_opts
+    d.na = s.na
+    d.minor = s.minor
+    d.opts[:] = s.opts
+    d.ctx[:] = s.ctx
+    d.k_assoc[:] = s.k_assoc
+    d.k_occ[:] = s.k_occ
+    d.k_card[:] = s.k_card
+    d.k_acard[:, :] = s.k_acard
+    d.conf[:] = s.conf
+    d.tm[:] = s.tm
+    d.w[:] = s.w
+    d.asg[:] = s.asg
+    d.occ_up[:] = s.occ_up
+    d.hand_n[:] = s.hand_n
+    d.drink[:] = s.drink
+    d.sup[:] = s.sup
+    d.par[:] = s.par
+    d.mem[:] = s.mem
+    d.score[:] = s.score
+    d.scr[:] = s.scr
+    d.out[:] = s.out
+    d.rs[:] = s.rs
+
+
+@njit(cache=True)
+def fork_stream_nb(st, k):
+    """Give the position its own random stream number ``k`` from here on (a look-ahead's k-th
+    continuation), derived from the stream it has; ``k`` < 0 keeps the stream (the same game)."""
+    if k >= 0:
+        st.rs[0] = stream_key_nb(mix64_nb(st.rs[0] ^ st.rs[1]), 0x5EA4C4, k)
+        st.rs[1] = np.uint64(0)
+
+
+@njit(cache=True)
+def play_forward_nb(st, turns, k):
+    """Play the position ``st`` (at a turn boundary) on its stream ``k`` (:func:`fork_stream_nb`)
+    for at most ``turns`` turns, or to the end if ``turns < 0``; returns the turns played."""
+    fork_stream_nb(st, k)
+    return play_turns_nb(st, turns)
+
+
+@njit(cache=True)
+def rollouts_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, variants,
+                at_turn, n_rollouts, turns):
+    """Play game ``game`` to turn ``at_turn`` (or its end), then play ``n_rollouts`` copies of
+    that position forward for ``turns`` turns (to the end if < 0), copy k on stream k, and the
+    original on its own stream. Returns (int32[n_rollouts + 1, N_REC] records, the original's
+    first; int64[n_rollouts + 1] the turn each stopped at)."""
+    buf = new_state_nb(0, np.zeros((0, 3), np.int32))
+    st = record_nb(buf)
+    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
+                     variants)
+    play_turns_nb(st, at_turn)
+    cbuf = new_state_nb(0, np.zeros((0, 3), np.int32))
+    cp = record_nb(cbuf)
+    recs = np.zeros((n_rollouts + 1, N_REC), np.int32)
+    stop = np.zeros(n_rollouts + 1, np.int64)
+    for k in range(n_rollouts):
+        copy_state_nb(cp, st)
+        play_forward_nb(cp, turns, k)
+        recs[k + 1, :] = cp.rec
+        stop[k + 1] = cp.sc[SC.TURN]
+    play_forward_nb(st, turns, -1)
+    recs[0, :] = st.rec
+    stop[0] = st.sc[SC.TURN]
+    keep_alive_nb(buf)
+    keep_alive_nb(cbuf)
+    return recs, stop

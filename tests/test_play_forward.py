@@ -1,0 +1,84 @@
+"""Positions copied and played forward (``kutsch_sim.play``): a copy is the same game as its
+source, its own streams give other continuations, reproducibly, and the copy misses no field."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kutsch_sim.api import GameConfig, run_batch
+from kutsch_sim.engine.game import play_turns_nb
+from kutsch_sim.engine.state import STATE_DT, as_record, new_state
+from kutsch_sim.enums import REC, SC
+from kutsch_sim.play import copy_state_nb, init_game_var_nb, play_forward_nb, rollouts_nb
+
+SEED = 11
+CASES = [(6, "full", ("smart",), ()), (9, "basic+Loge", ("smart",), ()), (4, "full", ("greedy", "smart"), ()),
+         (3, "full", ("smart",), ("advanced-3p",)), (7, "full", ("random",), ("smuggling", "fortune-telling"))]
+
+
+def started(cfg: GameConfig, game: int, turns: int):
+    n, in_game, stamped, bots, params = cfg.arrays()
+    st = new_state(0)
+    init_game_var_nb(st, n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, game, cfg.turn_cap,
+                     cfg.drink, 0, cfg.variant_bits)
+    play_turns_nb(st, turns)
+    return st
+
+
+@pytest.mark.parametrize("n,items,bots,variants", CASES)
+def test_a_copy_played_on_its_own_stream_is_the_same_game(n, items, bots, variants):
+    cfg = GameConfig(n, items, bots * (n // len(bots)) + bots[: n % len(bots)], variants=variants)
+    want = run_batch(cfg, SEED, 0, 6)
+    for game in range(6):
+        for at in (0, 1, 4, 15):
+            st = started(cfg, game, at)
+            cp = new_state(0)
+            copy_state_nb(cp, st)
+            play_forward_nb(cp, -1, -1)
+            play_forward_nb(st, -1, -1)
+            assert np.array_equal(cp.rec, want[game]), (game, at)
+            assert np.array_equal(st.rec, want[game]), (game, at)
+
+
+def test_play_forward_stops_after_the_turns_asked():
+    cfg = GameConfig(6, "full", ("smart",))
+    st = started(cfg, 2, 0)
+    assert play_forward_nb(st, 3, -1) == 3 and st.sc[SC.TURN] == 3 and st.sc[SC.OVER] == 0
+    played = play_forward_nb(st, -1, -1)
+    assert st.sc[SC.OVER] == 1 and st.sc[SC.TURN] == 3 + played == st.rec[REC.TURNS]
+
+
+def test_rollouts_branch_on_their_own_streams_reproducibly():
+    cfg = GameConfig(6, "full", ("smart",))
+    n, in_game, stamped, bots, params = cfg.arrays()
+    args = (n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, 3, cfg.turn_cap, cfg.drink, 0, 0)
+    recs, stop = rollouts_nb(*args, 2, 12, -1)
+    again, _ = rollouts_nb(*args, 2, 12, -1)
+    assert np.array_equal(recs, again)
+    assert np.array_equal(recs[0], run_batch(cfg, SEED, 3, 1)[0])  # the original plays on unchanged
+    assert len({r.tobytes() for r in recs[1:]}) > 6  # other continuations, not copies of one
+    assert (stop >= 2).all() and (recs[:, REC.ERROR] == 0).all()
+    short, stop = rollouts_nb(*args, 2, 4, 5)
+    assert ((stop == 7) | (short[:, REC.TURNS] > 0)).all()  # five more turns, or the game ended first
+
+
+def test_copy_state_misses_no_field():
+    """Every byte of the truth and of the bots' memory is copied; only the log, the script and
+    the copy's own log capacity, script counters and event count are its own."""
+    rng = np.random.default_rng(5)
+    buf = np.zeros(1, STATE_DT)
+    buf.view(np.uint8)[:] = rng.integers(0, 256, size=STATE_DT.itemsize, dtype=np.uint8)
+    src = as_record(buf)
+    dst = new_state(0)
+    copy_state_nb(dst, src)
+    own = {SC.LOG_CAP, SC.N_SCRIPT, SC.SCRIPT_POS, SC.N_EVENTS}
+    for name in STATE_DT.names:
+        if name in ("log", "script"):
+            continue
+        a, b = np.asarray(dst[name]), np.asarray(src[name])
+        if name == "sc":
+            keep = [i for i in range(len(a)) if i not in own]
+            a, b = a[keep], b[keep]
+        assert a.tobytes() == b.tobytes(), name
+    assert dst.sc[SC.LOG_CAP] == 0 and dst.sc[SC.N_SCRIPT] == 0
