@@ -12,6 +12,8 @@ from kutsch_sim.enums import BROTHERHOOD, DK, ORDER, REC, SC, WIN
 from kutsch_sim.errors import KutschError
 from kutsch_sim.notation.run import run
 
+pytestmark = pytest.mark.rules  # the rules scenarios: also run without the JIT (.ci/run)
+
 BASE = """
 seat 0: Order Thug | Key, Key, Dagger
 seat 1: Brotherhood Doctor | Goblet, Gloves

@@ -14,6 +14,8 @@ from kutsch_sim.enums import OC, ORDER, SIDE_ATT, SIDE_DEF, SRC
 from kutsch_sim.errors import KutschError
 from kutsch_sim.notation.run import run
 
+pytestmark = pytest.mark.rules  # the rules scenarios: also run without the JIT (.ci/run)
+
 BASE = """
 seat 0: Order Thug | Key, Dagger
 seat 1: Brotherhood GrandMaster | Goblet, Gloves
@@ -380,6 +382,7 @@ def test_R8_once_only_fight_occupations_are_not_offered_again(occ: str, seat: in
          [("hypno", 3, 2, 0, 0), ("void", 2, SIDE_DEF, 0, 0)], (1, 1, 0)),
     ],
 )
+
 def test_R8_occupations_without_once_keep_working_face_up(occ: str, position: str, script: list[str],
                                                          events: list[tuple], strengths: tuple) -> None:
     """R8: Thug, Grand Master, Bodyguard and Hypnotist have no "once": already face up, they

@@ -13,6 +13,8 @@ from kutsch_sim.enums import BROTHERHOOD, IK, LOC_DECK, LOC_OUT, LOC_PILE, N_CAR
 from kutsch_sim.notation.names import KIND_CARDS
 from kutsch_sim.play import init_game_nb
 
+pytestmark = pytest.mark.rules  # the rules scenarios: also run without the JIT (.ci/run)
+
 PEARL = KIND_CARDS[IK.PEARL][0]
 COAT = KIND_CARDS[IK.COAT][0]
 STAMPED = stamped_cards()

@@ -13,6 +13,8 @@ from kutsch_sim.enums import BROTHERHOOD, LOC_DECK, OC, OFFER_CARD
 from kutsch_sim.errors import KutschError
 from kutsch_sim.notation.run import run
 
+pytestmark = pytest.mark.rules  # the rules scenarios: also run without the JIT (.ci/run)
+
 BASE = """
 seat 0: Order Thug | Key, Dagger, Monocle
 seat 1: Brotherhood Bodyguard | Goblet, Privilege, Gloves

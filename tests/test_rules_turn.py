@@ -12,6 +12,8 @@ from kutsch_sim.enums import EV, IK, LOC_DECK, OC, OFFER_DIPLOMAT, ORDER, REC, S
 from kutsch_sim.errors import KutschError
 from kutsch_sim.notation.run import run
 
+pytestmark = pytest.mark.rules  # the rules scenarios: also run without the JIT (.ci/run)
+
 DIPLO = """
 seat 0: Order Diplomat | Key, Dagger
 seat 1: Brotherhood Thug | Goblet, Monocle
