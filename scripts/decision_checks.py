@@ -3,7 +3,7 @@
 
     python scripts/decision_checks.py [--games 2000] [--seed 11]
 
-For smart bots with all 21 items at 3 to 8 players, counts (``kutsch_sim.audit.check_game``)
+For smart bots with all 21 items at 3 to 8 players, counts (``kutsch_sim.review.audit.check_game``)
 * declarations with the Drink of Power, and those whose team already counted 3 victory items
   (R6.3, R7: the Drink was not needed);
 * Poison Mixer uses, and those naming the side a Poison Ring had already made the winner (R5.6);
@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 
 from kutsch_sim.api import GameConfig, play_game
-from kutsch_sim.audit import KEYS, check_game
+from kutsch_sim.review.audit import KEYS, check_game
 
 
 def main() -> None:

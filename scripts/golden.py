@@ -60,7 +60,7 @@ def digests() -> dict[str, str]:
 def traces() -> dict[str, str]:
     from kutsch_sim.api import GameConfig, play_game
     from kutsch_sim.bots.reasons import reason_row_text
-    from kutsch_sim.trace import format_game
+    from kutsch_sim.review.trace import format_game
 
     out = {}
     for n, items, bots, g in TRACES:
