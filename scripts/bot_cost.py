@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """What the bots add to a game's cost, per player count: ``python scripts/bot_cost.py``.
 
-Issue 3 asks that bots add at most a modest factor to the engine's per-game cost, measured as
+The bots should add at most a modest factor to the engine's per-game cost, measured as
 random against smart games per second. This measures random, greedy and smart games, one
 thread, JIT warm, at every player count asked for (default 3-10, ``full`` items), through
 :mod:`kutsch_sim.sim.bench` (``kutsch-sim bench``'s own measurement: the median of

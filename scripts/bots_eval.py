@@ -1,4 +1,4 @@
-"""Benchmarks of the heuristic bots (issue 3): skill, symmetry, timeouts, length, speed.
+"""Benchmarks of the heuristic bots: skill, symmetry, timeouts, length, speed.
 
     python scripts/bots_eval.py [--quick] [--sym-games 1000000] [--json out.json]
 
@@ -147,7 +147,7 @@ def main() -> None:
         args.h2h_games, args.sym_games, args.other_games, args.speed_games = 4000, 20_000, 4000, 2000
     numba.set_num_threads(args.threads)
     res: dict = {"threads": args.threads}
-    lines = ["## Bots (issue 3)", ""]
+    lines = ["## Bots", ""]
 
     lines += ["### Speed at 6 players (`run_batch`, "
               f"{args.threads} threads)", "",

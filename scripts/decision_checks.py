@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Three bot decisions checked against the public events of whole games (issue 3 item 3).
+"""Three bot decisions checked against the public events of whole games.
 
     python scripts/decision_checks.py [--games 2000] [--seed 11]
 
@@ -9,7 +9,7 @@ For smart bots with all 21 items at 3 to 8 players, counts (``kutsch_sim.review.
 * Poison Mixer uses, and those naming the side a Poison Ring had already made the winner (R5.6);
 * Duelist decisions, and those where playing it would (not) have improved the fight, with each
   side's strength recomputed from the events before the decision (R8).
-The figures behind the 'Decisions fixed in session 5' table (docs/history.md).
+The figures behind the decision-checks table of docs/bots.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """How well this machine runs two things at once: ``python scripts/host_scaling.py [--pairs 3]``.
 
-Issue 4 asks for 2 threads >= 1.8x one thread. This separates what the code can change
+The target is 2 threads >= 1.8x one thread. This separates what the code can change
 from what the host decides, with three measurements (alternated, ``--pairs`` times each):
 
 * ``alu``: a numba ``prange`` loop of pure register arithmetic (xorshift), 1 vs 2 threads.

@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# Regenerate every seeded figure that README.md, docs/history.md and reports/ quote, one step after
-# another. (Since session 14 the README keeps the current tables and docs/history.md the session
-# narratives, with the figures they quote: "Feeds" below says which file.)
+# Regenerate every seeded figure that README.md, docs/bots.md, docs/performance.md and reports/ quote,
+# one step after another ("Feeds" below says which file).
 #
 #   bash scripts/remeasure.sh            # the core steps (the README's current figures)
 #   bash scripts/remeasure.sh all        # core steps, then the extras
 #   bash scripts/remeasure.sh bots_eval calibration   # just these steps
 #
-# Steps (in this order; on session 11's machine the core steps took about 6 minutes):
+# Steps (in this order; on the 2-core machine the core steps take about 6 minutes):
 #   core:   sample bots_eval variants calibration decision_checks limit_gifts wrong_decl variants_sanity
 #   extras: soft_trust fuzz cycle_profile
 #
@@ -177,7 +176,7 @@ step_variants_sanity() {
 # ============================ extras (`all`, or by name) ============================
 
 # 9. soft_trust duels (smart with another soft_trust against smart, full, seed 11). Feeds README
-#     which says they were measured in session 6 (commit 9002e34) and not since: remake
+#     which says they were measured at commit 9002e34 and not since: remake
 #    them only if the text is to speak of the current bots. Only the first command is quoted
 #    (`--trust 0.25`, 60,000 games at 6 and 10 by default); the others are reconstructed
 #    from the text (0.35 at 10 with the default 60,000; 0.7 at 4/6/8/10 and 1.0 at 10 with 40,000).
@@ -197,7 +196,7 @@ step_fuzz() {
 
 # 11. Cycle counters of an instrumented copy (defaults: 6 players, full, smart, 4,000 games, seed 3;
 #     compiles its own copy, ~3 min). Feeds only the counts in docs/history.md (110 full refreshes
-#     a game, session 8) and (788 trade and attack scores a game, session 9); its shares and
+#     a game) and (788 trade and attack scores a game); its shares and
 #     cycles are timings. The other counts there (271 decisions, 94 supports, 226 events; 639/341/483
 #     at 10 players) came from event logs with no script.
 step_cycle_profile() {

@@ -1,4 +1,4 @@
-"""Heuristic bots (issue 3): profiles, reasons, beliefs, whole games."""
+"""Heuristic bots: profiles, reasons, beliefs, whole games."""
 
 from __future__ import annotations
 
@@ -207,7 +207,7 @@ def test_hand_limit_gifts_leave_full_hands(n):
     assert gifts.mean() < 6
 
 
-# ------------------------------------------------------------------ decisions made on purpose (issue 3 item 3)
+# ------------------------------------------------------------------ decisions made on purpose
 def _checked(configs, games):
     """kutsch_sim.review.audit counts over smart games: configs of (players, items, seed)."""
     c = dict.fromkeys(KEYS, 0)
@@ -230,10 +230,10 @@ FIGHT_BOTS = ["first", "smart", "first", "first", "first"]  # supporters "first"
 
 
 def test_doctor_is_spent_only_when_the_loser_has_something_of_ours_to_lose():
-    """R5.7, R8 Doctor, issue 3 item 3 (each once-only occupation spent on purpose): a smart
+    """R5.7, R8 Doctor (each once-only occupation spent on purpose): a smart
     Doctor that loses a fight to an unknown attacker (Thug with the Dagger, 2 against 1)
     cancels it when it holds a victory item of its team (a Goblet the winner could take), and
-    keeps the Doctor when the winner could take nothing of ours. (Until session 12 it cancelled
+    keeps the Doctor when the winner could take nothing of ours. (Formerly it cancelled
     the first fight a likelier teammate lost, whatever was at stake.)"""
     script = ["0 attack 1", "0 play dagger yes"]
     out = run(FIGHT.format(occ="Doctor", hand="Goblet, Monocle"), script, turns=1, bots=FIGHT_BOTS)
@@ -243,10 +243,10 @@ def test_doctor_is_spent_only_when_the_loser_has_something_of_ours_to_lose():
 
 
 def test_priest_defends_its_holder_only_when_enough_is_at_stake():
-    """R8 Priest, issue 3 item 3: attacked by a seat it knows nothing of (P(teammate) 0.4 at 5
+    """R8 Priest (each once-only occupation spent on purpose): attacked by a seat it knows nothing of (P(teammate) 0.4 at 5
     players), a smart Priest holding one victory item of its team keeps the Priest (stake
     0.6 x 2.5 = 1.5, under 1.6); holding the other team's Key as well it stops the fight
-    (0.6 x 3.5 = 2.1). (Until session 12 the threshold was 1.2, and the Priest stopped the
+    (0.6 x 3.5 = 2.1). (Formerly the threshold was 1.2, and the Priest stopped the
     first attack on its holder in most games.)"""
     out = run(FIGHT.format(occ="Priest", hand="Goblet, Monocle"), ["0 attack 1", "0 play dagger yes"], turns=1,
               bots=FIGHT_BOTS)
@@ -283,7 +283,7 @@ def test_drink_of_power_only_when_it_is_needed():
 def test_clairvoyant_puts_the_best_card_on_top_and_a_useless_one_under_it():
     """R3, R8: used right before its own Secret Bag draw, the Clairvoyant puts the best card on
     top (its team's Key) and, under it for whoever draws next, a card nobody wants (the Tome),
-    not the other team's Goblet or the Loge. (Session 10's trace reading: the second card was
+    not the other team's Goblet or the Loge. (A trace reading: the second card was
     valued as if the Clairvoyant drew it as well, and went to the next drawer, often an
     opponent, in 18 of 72 games.)"""
     pos = """
@@ -300,11 +300,11 @@ deck: Goblet, Key, Loge, Tome
 
 
 def test_a_clairvoyants_deck_knowledge_goes_stale_with_each_draw():
-    """R8 and issue 3 (where each victory item probably is, made stale as items move): the
+    """R8 (where each victory item probably is, made stale as items move): the
     seat that put two cards on top remembers the second as the top card once the first is
     drawn; once both are gone, each draw leaves every card it saw in the deck still there
     with probability (deck after) / (deck before), and ``prep_nb`` counts the rest as not
-    placed. Seats that saw nothing, and the drawer, are untouched. (Until session 11 the
+    placed. Seats that saw nothing, and the drawer, are untouched. (Formerly the
     seat took every card it saw in the deck to stay there for the rest of the game.)"""
     from kutsch_sim.bots.params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP
     from kutsch_sim.engine.items import draw_nb
@@ -364,7 +364,7 @@ def test_the_clairvoyants_cards_go_to_the_next_drawers_and_it_knows_where():
 def test_a_sextant_passer_stays_sure_of_the_card_it_passed():
     """R8 Sextant ruling (all choose at once, then pass): the card a seat receives in the round
     is not the one it passes on, so the seat that gave it stays sure where it is; what the
-    others knew of that seat's older cards goes stale as before. (Until session 11 a passer's
+    others knew of that seat's older cards goes stale as before. (Formerly a passer's
     confidence in its card halved when the receiver's own pass was observed after its own.)"""
     pos = """
 seat 0: Order Thug | Key, Sextant
@@ -386,7 +386,7 @@ seat 3: Brotherhood GrandMaster | Goblet, Ring
 
 def test_diplomat_never_pays_with_its_own_victory_item_or_the_same_kind():
     """R8 Diplomat: the item demanded must be worth more than the one offered for it costs.
-    (Session 10's trace reading: the bot chose the offer after deciding, and gave its own
+    (A trace reading: the bot chose the offer after deciding, and gave its own
     Key for a Goblet, a Key for a Key, or the Loge for a Goblet, in 7 of 43 uses.)"""
     uses = bad = 0
     for n, seed in ((5, 2), (6, 1), (8, 2), (9, 2), (10, 1)):

@@ -1,4 +1,4 @@
-"""The bit-level shortcuts of session 9 against the plain loops they replace.
+"""The bit-level shortcuts against the plain loops they replace.
 
 - ``bots.intrinsics``: copy_nb copies exactly k elements; popcount_nb and ctz_nb agree with
   Python's integers.
@@ -78,8 +78,8 @@ def test_copy_nb_copies_exactly_k_elements():
 
 @njit(cache=True)
 def prep_reference_nb(v):
-    """values.prep_nb as it was until session 8: one loop over the 21 cards (its last step,
-    the spread of what is not placed, is shared: values.spread_nb); since session 11 a card
+    """values.prep_nb as a plain loop: one loop over the 21 cards (its last step,
+    the spread of what is not placed, is shared: values.spread_nb); and a card
     seen in the deck fills conf[c] of a deck slot and the rest of it is not placed."""
     me, team, n, deck_n, bags_open = v.me, v.team, v.n, v.deck_n, v.bags_open
     k_card, conf, hand_n, tm_src, scr = v.k_card, v.conf, v.hand_n, v.tm, v.scr
@@ -140,7 +140,7 @@ def prep_reference_nb(v):
             spread_m += rest * w
         else:
             spread_t += rest * w
-    spread_nb(v, spread_m, spread_t, deck_slots, total)  # unchanged by session 9
+    spread_nb(v, spread_m, spread_t, deck_slots, total)
 
 
 @njit(cache=True)

@@ -1,4 +1,4 @@
-"""Property tests: random-policy games in debug mode keep every invariant (issue 2, item 11).
+"""Property tests: random-policy games in debug mode keep every invariant.
 
 Two oracles: the engine's own ``check_nb`` after every event (debug = 1, any breach sets
 ``sc[ERROR]``), and an independent replay in Python of every card and occupation move in

@@ -165,7 +165,7 @@ def test_R3_clairvoyant_before_the_partners_draw_and_at_the_turns_end() -> None:
 def test_R8_clairvoyant_knows_where_the_cards_it_put_on_top_go() -> None:
     """R8: the Clairvoyant's seat chose the order of the two cards on top, so when one of them
     is drawn it knows who holds it now (the draw's last field names that seat, plus one); the
-    other seats, and the cards shuffled beneath, learn nothing. (Until session 11 the seat
+    other seats, and the cards shuffled beneath, learn nothing. (Formerly the seat
     went on believing such a card was in the deck.)"""
     from kutsch_sim.engine.items import draw_nb
 

@@ -107,7 +107,7 @@ def _bot_cost():
 
 
 def test_bot_cost_table_has_every_profile_and_its_ratios(capsys, tmp_path):
-    """scripts/bot_cost.py (issue 3's cost figures): one row per count, random, greedy and smart
+    """scripts/bot_cost.py (the bots' cost figures): one row per count, random, greedy and smart
     measured, the ratios computed from the medians it prints."""
     out = tmp_path / "m.jsonl"
     rc = _bot_cost().main(["--players", "3,4", "--games", "40", "--repeats", "1", "--json", str(out)])

@@ -1,6 +1,6 @@
 """Bot beliefs: who is on my team (exact over team assignments) and where items are.
 
-Team beliefs (issue 3 item 2). A *team assignment* is a bitmask over seats, bit p set when
+Team beliefs. A *team assignment* is a bitmask over seats, bit p set when
 seat p is in the Order. At even N every assignment with N/2 Order seats is possible; at odd
 N the card in the box is either team, so assignments with (N-1)/2 or (N+1)/2 Order seats
 are possible, all equally likely a priori (R2.2). There are at most C(10,5) = 252
@@ -44,7 +44,7 @@ the factors are kept for the first half only (:func:`kept_nb`), and a seat reads
 those as the split it stands for: its teammates are the seats on its side of it, whichever
 name that side has. The same posterior as over all the assignments, from half the work.
 (Up to 7 players, where the seat's list is short, the vector sums gained nothing: 6 and 5
-players timed alike, 7 players 3% faster, 8 players 12%; session 13.)
+players timed alike, 7 players 3% faster, 8 players 12%.)
 
 Item beliefs. The engine keeps ``k_card[s, c]``, the seat where s last saw card c.
 ``bel_conf[s, c]`` is s's probability that c is still there: each time the holder passes
@@ -344,7 +344,7 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
     # hard evidence alone it is exact only if whom I looked at told nothing, but a bot looks
     # at likely opponents first, so the seats it has not seen are likelier teammates -- and
     # with more teammates my team is likelier the majority: at 9 players, declarations at a
-    # stated 80% held 3 times in 11 (session 5). Soft evidence (correlated, herd-prone) is no
+    # stated 80% held 3 times in 11. Soft evidence (correlated, herd-prone) is no
     # sure basis either, so the bot takes the lower of the two.
     minor[me] = 0.0
     if odd and zh > 0.0:

@@ -159,7 +159,7 @@ def choose_hypno_nb(v):
 def choose_mixer_nb(v):
     """MIXER (R8): options [-1, attacker wins, defender wins]; ctx[U] is the side winning so
     far (a tie broken by a Poison Ring, R5.6), so the once-only Mixer is kept when that side
-    is already the one it would name. Since session 12 it is also kept when nothing of ours
+    is already the one it would name. It is also kept when nothing of ours
     is at stake: our victory items at the side it would make the winner (which the other
     would take) and at the other side (which the winner takes back) expected under 0.3
     (the Mixer's seat then wins +0.4 and +0.3 points at 6 and 8 players, no change at 4)."""
@@ -195,7 +195,7 @@ def choose_doctor_nb(v):
     """DOCTOR_USE (R5.7): options [no, yes]; ctx[X] is the side that won (0 tie). Used when the
     loser is likelier my teammate than the winner (by ``occ_margin``) and has something of
     ours to lose: our victory items there (prep_nb's expectation; mine counted exactly when I
-    lost) past 0.3. (Until session 12 it was used on the first such fight, whatever was at
+    lost) past 0.3. (Formerly it was used on the first such fight, whatever was at
     stake: the Doctor was the weakest occupation, 37.4% at 6 players, 4.3 points under the
     average seat; kept for a fight that matters it wins 39.7%, +2.3 points, and +1.6 and +1.5
     at 4 and 8 players: the same 150,000-200,000 deals, seed 2026.)"""
@@ -220,7 +220,7 @@ def choose_doctor_nb(v):
 def choose_priest_nb(v):
     """PRIEST_USE (R8): options [no, yes]; stop attacker ctx[A] before supports. For its own
     defence: when what the attacker may take or learn, weighed by P(the attacker is an
-    opponent), passes 1.6 (1.2 until session 12, when a Priest holder with one victory item
+    opponent), passes 1.6 (rather than 1.2, at which a Priest holder with one victory item
     stopped the first attack of an unknown seat; at 1.6 the Priest's seat wins +1.0, +0.9 and
     +0.4 points at 6, 8 and 4 players); for another defender, a likelier teammate than the
     attacker (by ``occ_margin``) who holds our victory items."""

@@ -5,7 +5,7 @@
   cards, 16 parameters) compile to scalar moves with alias checks, since the View is a
   field of the same State record the rows come from; a ``memcpy`` of a size known at
   compile time becomes a few vector moves. Filling a 6-player ACTION View this way takes
-  about 26–32 ns instead of 75–93 (microbenchmark, session 9); the bytes copied are the
+  about 26–32 ns instead of 75–93 (microbenchmark); the bytes copied are the
   same, so no game changes. The caller guarantees what a loop's bounds would not have
   checked either: both arrays hold at least ``k`` elements and do not overlap. The typing
   refuses anything but two C-contiguous one-dimensional arrays of the same dtype, so a

@@ -99,7 +99,7 @@ def pair_nb(st, na, p, q, wt):
     keeps each pair's saturated total. The loop over the assignments is branch-free (a
     factor of exactly 1.0 where p and q are apart changes nothing): whether they are
     together follows no pattern a branch predictor learns, and at 10 players (252
-    assignments) the branch-free loop took about 60 ns instead of 155 (session 7). ``na``
+    assignments) the branch-free loop took about 60 ns instead of 155. ``na``
     is the number of assignments kept (:func:`kept_nb`: 126 at 9 and 10 players)."""
     if p == q or p < 0 or q < 0:
         return

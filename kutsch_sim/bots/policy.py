@@ -154,7 +154,7 @@ def clair_second_value_nb(c, team):
 def choose_clair_pick_nb(v):
     """CLAIR_PICK (R8): the first pick (ctx[X] = 0) goes on top, drawn at once by me or a
     likely teammate (``choose_clair_use_nb``); the second under it, for the next drawer,
-    whoever that is (session 10: it was valued as if the Clairvoyant drew it too)."""
+    whoever that is (otherwise it would be valued as if the Clairvoyant drew it too)."""
     sc = v.score
     second = v.ctx[DCTX_X] != 0
     for i in range(v.n_opts):
@@ -191,7 +191,7 @@ def choose_diplo_use_nb(v):
     """DIPLO_USE (R8): plan target, name and offer; use it when the item demanded is worth
     more than the item offered for it costs (the best card of my hand to hand that target,
     ``transfer_nb``), by a margin, and the seat is sure enough the target holds it (surer
-    before the action, since a miss ends the turn at once). (Session 10: the offer's cost was
+    before the action, since a miss ends the turn at once). (Without this the offer's cost would be
     not counted, and a Diplomat gave the Loge, or its own team's item, for a lesser one.)"""
     prep_nb(v)
     scr = v.scr

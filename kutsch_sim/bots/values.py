@@ -103,14 +103,14 @@ def prep_nb(v):
     P(p is a teammate), ``v.k_card``/``v.conf`` where it last saw each card. Unplaced victory
     cards are spread over the unplaced card slots (hands and deck) in proportion to their
     number. A card seen in the deck (the Clairvoyant, R8) fills ``v.conf`` of a deck slot,
-    the chance it is still there; the rest of it is not placed (since session 11: a draw
+    the chance it is still there; the rest of it is not placed (a draw
     made it stale, ``bots.beliefs.clair_draw_nb``).
 
     The cards are sorted once, without a branch per card, into three bit masks (in my hand,
     last seen at another seat, in the deck); my own counts are bit counts of the first, and
     only the cards seen elsewhere and the victory cards are visited, in card order, so every
     sum is taken in the same order as by a loop over all 21 cards (the numbers are the same
-    to the bit). About 1.5x faster than that loop on random positions (session 9)."""
+    to the bit). About 1.5x faster than that loop on random positions."""
     me, team, n, deck_n, bags_open = v.me, v.team, v.n, v.deck_n, v.bags_open
     k_card, conf, hand_n, tm_src, scr = v.k_card, v.conf, v.hand_n, v.tm, v.scr
     for i in range(TR_KEEP):  # (the action's per-card slots from TR_KEEP on are written before read)

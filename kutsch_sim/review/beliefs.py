@@ -1,4 +1,4 @@
-"""What the bots believed at the end of a game, next to the truth (issue 3 item 5).
+"""What the bots believed at the end of a game, next to the truth.
 
 Python side only: reads the belief arrays :func:`kutsch_sim.api.play_game` returns with
 a :class:`~kutsch_sim.api.GameResult` (``beliefs[s, p]`` = P(p is on s's team) as seat s's

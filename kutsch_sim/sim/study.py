@@ -1,4 +1,4 @@
-"""The standard study (issue 5 item 4): every configuration the balance report needs, as parts.
+"""The standard study: every configuration the balance report needs, as parts.
 
 A *part* is one ``simulate`` run (one results store; the runner takes one ``drink`` value
 per run). Layout (``DIR`` is ``--out``)::
