@@ -186,3 +186,24 @@ def test_random_play_from_any_legal_position_keeps_every_invariant(pos: Position
     in_game[[c for h in pos.hands for c in h] + list(pos.deck)] = True
     check_game(s, in_game)
     assert Position.parse(pos.to_text()) == pos
+
+
+def test_the_fuzzer_users_get_finds_nothing_in_the_shipped_bots():
+    """``kutsch_sim.testing``: the invariant fuzzer a user's own profile can be run through."""
+    from kutsch_sim.testing import check, fuzz
+
+    for cfg in (GameConfig(5, "full", ("smart",)), GameConfig(8, "basic", ("greedy", "random") * 4)):
+        res = fuzz(cfg, 3, 60)
+        assert res == {"games": 60, "broken": 0, "first_broken": -1, "errors": {}}
+    st = Position.parse(POSITION_FOR_CHECK).to_state()
+    assert check(st) is None
+    st.loc[0] = st.loc[1] = 9  # two cards in a seat the game does not have
+    assert check(st) is not None
+
+
+POSITION_FOR_CHECK = """
+seat 0: Order Diplomat | Key, Dagger
+seat 1: Brotherhood Doctor | Goblet
+seat 2: Order Priest | Secret Bag (Key)
+seat 3: Brotherhood Thug | Goblet, Gloves
+"""
