@@ -14,6 +14,17 @@ from kutsch_sim.report import stats, tables
 from kutsch_sim.report.render import write_report
 
 from test_report import concat, make_games
+from test_report import make_study
+
+
+@pytest.fixture(scope="module")
+def study() -> pd.DataFrame:
+    return make_study(games=400, seed=3, counts=range(3, 8))
+
+
+@pytest.fixture(scope="module")
+def built(study) -> dict[str, pd.DataFrame]:
+    return tables.build_tables(study)
 
 
 def test_partitioned_store_round_trip(tmp_path, study):
