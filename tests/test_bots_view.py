@@ -6,6 +6,9 @@
 2. The observer gives private event fields only to the seats that see them.
 3. Swapping the teams (Order <-> Brotherhood, Keys <-> Goblets, Bag(Key) <-> Bag(Goblet))
    leaves every action score unchanged: no tie is broken by card or seat index.
+
+The beliefs the observer builds (soft evidence, full and partial refreshes) are checked in
+tests/test_bots_observer.py; the position both decide in comes from tests/_helpers_bots_view.py.
 """
 
 from __future__ import annotations
@@ -16,21 +19,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 from numba import njit
 
-from kutsch_sim.api import GameConfig
 from kutsch_sim.bots.act import REASON_AT
-from kutsch_sim.bots.beliefs import A_MAX, SMALL_N
-from kutsch_sim.bots.dispatch import bot_choose_nb, read_seats_nb, refresh_seat_nb, seat_beliefs_nb
+from kutsch_sim.bots.beliefs import SMALL_N
+from kutsch_sim.bots.dispatch import bot_choose_nb
 from kutsch_sim.bots.observer import observe_nb
 from kutsch_sim.bots.params import P_NOISE
-from kutsch_sim.engine.game import action_options_nb, play_turn_nb
-from kutsch_sim.engine.state import as_record, copy_state, new_state_nb
+from kutsch_sim.engine.game import action_options_nb
+from kutsch_sim.engine.state import copy_state
 from kutsch_sim.enums import (
-    CLAIR_DRAW,
     DCTX_A,
     DCTX_B,
     DCTX_CARD,
-    DCTX_U,
-    DCTX_X,
     DEC,
     EV,
     LOC_DECK,
@@ -44,23 +43,8 @@ from kutsch_sim.enums import (
 from kutsch_sim.notation.position import Position
 from kutsch_sim.notation.run import play_turns
 from kutsch_sim.notation.script import compile_script_lines
-from kutsch_sim.play import init_game_nb
 
-
-@njit(cache=True)
-def prefix_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turns):
-    """A game played for ``turns`` turns (or to its end): the position a bot decides in."""
-    buf = new_state_nb(0, np.zeros((0, 3), np.int32))
-    st = buf[0]
-    init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, 400, True, 0)
-    t = 0
-    while st.sc[SC.OVER] == 0 and t < turns:
-        play_turn_nb(st)
-        st.sc[SC.TURN] += 1
-        if st.sc[SC.OVER] == 0:
-            st.sc[SC.ACTIVE] = (st.sc[SC.ACTIVE] + 1) % n
-        t += 1
-    return buf
+from _helpers_bots_view import position
 
 
 @njit(cache=True)
@@ -73,12 +57,6 @@ def action_nb(st, seat):
 @njit(cache=True)
 def choose_nb(st, seat, kind, k):
     return bot_choose_nb(st, seat, kind, k)
-
-
-def position(n, bots, game, turns, item_set="full"):
-    cfg = GameConfig(n, item_set=item_set, bots=bots)
-    nn, in_game, stamped, b, par = cfg.arrays()
-    return as_record(prefix_nb(nn, in_game, stamped, b, par, np.uint64(7), cfg.config_id, game, turns))
 
 
 def hide_from(st, seat, rng) -> object:
@@ -330,103 +308,3 @@ def test_action_scores_are_mirror_symmetric(n):
             s_m, r_m = got[mirror_option(o)]
             assert s_m == pytest.approx(s, abs=1e-9)
             assert r_m == r
-
-
-# ------------------------------------------------------------------ soft evidence as factors
-def log_weights(st, p, na):
-    """Seat p's soft evidence as log-weights per assignment, from the pairwise sums: public
-    (bel_psat, before its trust) and private (bel_gpair)."""
-    n = int(st.sc[SC.N])
-    pub, priv = np.zeros(A_MAX), np.zeros(A_MAX)
-    for i in range(na):
-        a = int(st.mem.bel_asg[i])
-        together = [((a >> x) ^ (a >> y)) & 1 == 0 for x in range(n) for y in range(n)]
-        pub[i] = sum(st.mem.bel_psat[x, y] for x in range(n) for y in range(x + 1, n) if together[x * n + y])
-        priv[i] = sum(st.mem.bel_gpair[p, g] for g in range(n) if g != p and together[p * n + g])
-    return pub, priv
-
-
-def random_knowledge(rng, n):
-    """A seat and its knowledge of associations: its own and up to n // 2 - 1 others."""
-    kas = np.full(10, -1, np.int8)
-    me = int(rng.integers(n))
-    kas[me] = int(rng.integers(2))
-    for q in rng.choice(n, size=int(rng.integers(0, n // 2)), replace=False):
-        if q != me:
-            kas[q] = int(rng.integers(2))
-    return me, kas
-
-
-def pairwise_evidence(rng, n, me, asg, na):
-    """Log-weights per assignment made, as the observer makes them, of pairs of seats: a
-    public weight for each pair together, a private one for me with each giver."""
-    wpub = np.triu(rng.normal(size=(n, n)), 1)
-    wpriv = rng.normal(size=n)
-    pub, priv = np.zeros(A_MAX), np.zeros(A_MAX)
-    for i in range(na):
-        a = int(asg[i])
-        for x in range(n):
-            for y in range(x + 1, n):
-                if ((a >> x) ^ (a >> y)) & 1 == 0:
-                    pub[i] += wpub[x, y]
-            if x != me and ((a >> x) ^ (a >> me)) & 1 == 0:
-                priv[i] += wpriv[x]
-    return pub, priv
-
-
-@njit(cache=True)
-def refresh_and_choose_nb(st, seat, kind, k):
-    """The seat's full posterior brought up to date, then its decision (no partial refresh)."""
-    refresh_seat_nb(st, seat)
-    return bot_choose_nb(st, seat, kind, k)
-
-
-@njit(cache=True)
-def partial_then_full_nb(st, seat, kind):
-    """(whether the partial refresh served, its two seats) and the seat's P(teammate) row as
-    the partial refresh leaves it, then as a full refresh does."""
-    x, y = read_seats_nb(st, seat, kind)
-    ok = seat_beliefs_nb(st, seat, kind)
-    part = st.mem.bel_team[seat].copy()
-    refresh_seat_nb(st, seat)
-    return ok, x, y, part, st.mem.bel_team[seat].copy()
-
-
-def partial_cases(st, seat, other, third, rng):
-    """(kind, options, ctx A, ctx B, card, X, U) for each decision kind that reads P(teammate)
-    of one or two seats only (bots.dispatch.read_seats_nb)."""
-    n = int(st.sc[SC.N])
-    mine = [c for c in range(N_CARDS) if st.loc[c] == seat]
-    theirs = [c for c in range(N_CARDS) if st.loc[c] == other]
-    effect = [c for c in mine if c in (13, 14, 15, 16, 17, 6, 7)]  # cards with a trade effect (R9)
-    cases = [
-        (DEC.PRIEST_USE, [0, 1], third, other, -1, 0, 0),
-        (DEC.PRIEST_USE, [0, 1], other, seat, -1, 0, 0),
-        (DEC.MIXER, [-1, 1, 2], third, other, -1, int(rng.integers(0, 4)), int(rng.integers(0, 3))),
-        (DEC.DOCTOR_USE, [0, 1], third, other, -1, int(rng.integers(1, 3)), 0),
-        (DEC.WIN_CHOICE, [0, 1], seat, other, -1, 0, 0),
-        (DEC.TAKE, [-1] + theirs, seat, other, -1, 0, 0),
-        (DEC.RETURN, mine, other, seat, int(rng.integers(0, N_CARDS)), 0, 0),
-        (DEC.GIVE_NAMED, mine, other, seat, -1, 0, 0),
-        (DEC.PRIEST_GIVE, mine, seat, other, -1, 0, 0),
-        (DEC.GIVE_BACK, mine, seat, other, -1, 0, 0),
-        (DEC.SEXTANT_PASS, mine, seat, other, -1, 0, 0),
-        (DEC.SEXTANT_DIR, [0, 1], seat, -1, -1, 0, 0),
-        (DEC.CLAIR_USE, [0, 1], seat, other, -1, CLAIR_DRAW, 0),
-        (DEC.SUPPORT, [0, 1, 2], third, other, -1, 0, 0),
-    ]
-    if theirs:
-        cases.append((DEC.ACCEPT, [0, 1], other, seat, theirs[0], 0, 0))
-    if effect:
-        cases.append((DEC.SMUGGLE, [0, 1], seat, other, effect[0], 0, 0))
-    return [c for c in cases if len(c[1]) >= 2 and n >= 3]
-
-
-def set_decision(s, opts, a, b, c, x, u):
-    s.opts[: len(opts)] = opts
-    s.dctx[:] = 0
-    s.dctx[DCTX_A] = a
-    s.dctx[DCTX_B] = b
-    s.dctx[DCTX_CARD] = c
-    s.dctx[DCTX_X] = x
-    s.dctx[DCTX_U] = u

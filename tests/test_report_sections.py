@@ -1,4 +1,8 @@
-"""Report sections, plots and findings (the rest of the report's tests: tests/test_report.py)."""
+"""Tests of the report's sections, plots and findings, the written report and the
+clustered variances (the generator, intervals and tables: tests/test_report.py).
+
+The games come from ``make_games`` and ``make_study`` (tests/_helpers_report.py).
+"""
 
 from __future__ import annotations
 
@@ -13,8 +17,7 @@ from kutsch_sim.report import sections as rsec
 from kutsch_sim.report import stats, tables
 from kutsch_sim.report.render import write_report
 
-from test_report import concat, make_games
-from test_report import make_study
+from _helpers_report import concat, make_games, make_study
 
 
 @pytest.fixture(scope="module")
