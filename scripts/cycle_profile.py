@@ -59,13 +59,13 @@ N_EXTRA = 129
 
 PATCHES = [
     ("enums.py", f"N_SCALARS = {BASE}\n", f"N_SCALARS = {BASE} + {N_EXTRA}\n"),
-    ("engine/log.py", "from ..bots.beliefs import", "from ..tsc import rdtsc\nfrom ..bots.beliefs import"),
-    ("engine/log.py", "        observe_nb(st, typ, a, b, c, d)\n",
-     "        t0 = rdtsc()\n        observe_nb(st, typ, a, b, c, d)\n        st.sc[{B} + 64 + typ] += rdtsc() - t0\n"),
+    ("engine/log.py", "from .seats import", "from ..tsc import rdtsc\nfrom .seats import"),
+    ("engine/log.py", "        tell_nb(st, typ, a, b, c, d)\n",
+     "        t0 = rdtsc()\n        tell_nb(st, typ, a, b, c, d)\n        st.sc[{B} + 64 + typ] += rdtsc() - t0\n"),
     ("engine/decide.py", "from ..enums import ERR, SC", "from ..enums import ERR, SC\nfrom ..tsc import rdtsc"),
-    ("engine/decide.py", "    i = bot_choose_nb(st, seat, kind, n)\n",
-     "    t0 = rdtsc()\n    i = bot_choose_nb(st, seat, kind, n)\n    st.sc[{B} + kind] += rdtsc() - t0\n"),
-    ("engine/game.py", "from ..enums import", "from ..tsc import rdtsc\nfrom ..enums import"),
+    ("engine/decide.py", "    i = ask_nb(st, seat, kind, n)\n",
+     "    t0 = rdtsc()\n    i = ask_nb(st, seat, kind, n)\n    st.sc[{B} + kind] += rdtsc() - t0\n"),
+    ("play.py", "from .enums import", "from .tsc import rdtsc\nfrom .enums import"),
     ("bots/dispatch.py", "from ..rng import below_nb", "from ..rng import below_nb\nfrom ..tsc import rdtsc"),
     ("bots/dispatch.py", "            refresh_seat_nb(st, seat)\n",
      "            t0 = rdtsc()\n            refresh_seat_nb(st, seat)\n"
@@ -88,7 +88,7 @@ PATCHES = [
      "    t2 = rdtsc()\n    i = pick_best_nb(v, v.n_opts)\n    scr[94] = rdtsc() - t2\n"
      "    scr[90] = tp\n    scr[91] = ct\n    scr[92] = ca\n    scr[93] = cd\n    scr[95] = v.n_opts\n"),
 ]
-GAME_PATCH = ("engine/game.py", "def play_one_nb", "    play_nb(st)\n",
+GAME_PATCH = ("play.py", "def play_one_nb", "    play_nb(st)\n",
               "    t0 = rdtsc()\n    play_nb(st)\n    st.sc[{B} + 128] = rdtsc() - t0\n")
 
 

@@ -33,11 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # the parts of a smart game, by the jitted function's module (first match wins)
 PARTS = {
-    "beliefs": ("bots.beliefs", "bots.dispatch.refresh_seat_nb", "bots.dispatch.seat_beliefs_nb",
+    "beliefs": ("bots.beliefs", "bots.observer", "bots.dispatch.refresh_seat_nb", "bots.dispatch.seat_beliefs_nb",
                 "bots.dispatch.hard_seat_nb",
                 "__ieee754_exp", "exp@", "__expm1", "__tanh"),
     "view and dispatch": ("bots.view", "bots.dispatch", "bots.policy.choose_nb"),
-    "option scoring": ("bots.values", "bots.act", "bots.policy"),
+    "option scoring": ("bots.values", "bots.act", "bots.policy", "bots.trading", "bots.fighting"),
     "engine": ("engine.",),
 }
 
@@ -117,7 +117,7 @@ def play(a: argparse.Namespace) -> int:
 
 
 def _short(sym: str) -> str:
-    """kutsch_sim.bots.beliefs.observe_nb from the mangled name."""
+    """kutsch_sim.bots.observer.observe_nb from the mangled name."""
     if not sym.startswith("_ZN10kutsch_sim"):
         return sym
     s, parts = sym[len("_ZN10kutsch_sim"):], []
