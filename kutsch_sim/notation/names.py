@@ -90,7 +90,7 @@ def strip_comment(raw: str) -> str:
     return re.sub(r"(?<![A-Za-z0-9])#.*$", "", raw)
 
 
-def _place_cards(groups: list[list[str]]) -> list[list[int]]:
+def place_cards(groups: list[list[str]]) -> list[list[int]]:
     """Card ids for item names: explicit ``Key#2`` first, then plain names take the
     first free card of their kind in reading order (seats, then the deck)."""
     used: set[int] = set()

@@ -77,15 +77,13 @@ from ..enums import (
     TEAM_NAMES,
 )
 from ..errors import KutschError
-
-# the runner lives in its own module (it imports this one lazily); part of this module's API
 from .names import (
     DEFAULT_LOG_CAP,
     DEFAULT_TURN_CAP,
-    _place_cards,
     card_label,
     hand_limit,
     occupation,
+    place_cards,
     strip_comment,
     team,
 )
@@ -414,7 +412,7 @@ def _parse(text: str) -> Position:
         raise KutschError(f"seats must be numbered 0..{n - 1}, got {sorted(seats)}")
     if players is not None and players != n:
         raise KutschError(f"'players {players}' but {n} seat lines")
-    hands = _place_cards([seats[p][3] for p in range(n)] + [deck_names])
+    hands = place_cards([seats[p][3] for p in range(n)] + [deck_names])
     from ..api import parse_variants
 
     variant_names = parse_variants(variants)
