@@ -14,7 +14,6 @@ from ..enums import (
 )
 from ..errors import KutschError
 
-# the runner lives in its own module (it imports this one lazily); part of this module's API
 
 DEFAULT_TURN_CAP = 400
 DEFAULT_LOG_CAP = 4096  # event rows a position run keeps

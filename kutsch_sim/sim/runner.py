@@ -30,9 +30,9 @@ from .._jitcache import kernel_cached, source_hash
 from ..api import RULES_VERSION, GameConfig, run_batch
 from ..enums import N_REC
 from ..errors import KutschError
-from .paths import probe_writable_dir
 from . import store
 from .options import SimOptions, check_out
+from .paths import probe_writable_dir
 
 ProgressFn = Callable[[int, int], None]  # (configuration index, games just finished)
 STEP_SECONDS = 0.5  # a local chunk runs in calls of about this long: progress and Ctrl-C stay prompt

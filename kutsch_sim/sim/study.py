@@ -42,9 +42,9 @@ from ..bots.profiles import PROFILES, check_bots
 from ..cards import ITEM_KEYS, TABLES, canonical_item_set
 from ..enums import MAX_PLAYERS, MIN_PLAYERS
 from ..errors import KutschError
-from .paths import probe_writable_dir
 from . import store
 from .options import SimOptions, check_out, parse_count, parse_threads, sim_options
+from .paths import probe_writable_dir
 from .runner import Run, Summary
 
 FORMAT = "kutsch-sim-study"
