@@ -64,26 +64,30 @@ def test_findings_rank_real_effects_first():
         dist = ((group["estimate"] - group["null"]).abs() / ((group["hi"] - group["lo"]) / 2)).to_numpy()
         assert (np.diff(dist) <= 1e-9).all(), verdict
     top = f.iloc[0]
-    assert (top["topic"], top["players"], top["verdict"]) == ("team balance", 6, "clear")
-    assert top["lo"] < 0.62 < top["hi"]
+    assert (top["topic"], top["players"], top["verdict"]) in {("team balance", 6, "clear"),
+                                                              ("team balance by item set", 6, "clear")}
+    assert top["lo"] < 0.62 < top["hi"] and top["lo_corrected"] < top["lo"]
     fair = f[(f["topic"] == "team balance") & (f["players"] == 4)].iloc[0]
     assert fair["verdict"] == "noise" and fair["lo"] < 0.5 < fair["hi"]
-    assert "not distinguishable" in fair["sentence"]
+    assert fair["sentence"].endswith(": noise.")
     seats = f[f["topic"] == "seat"]
     assert len(seats) == 3 and (seats["verdict"] == "noise").all()  # no seat effect in the generator
     intro, real, noise_intro, noise = rfind.summary(f)
-    assert str(len(f)) in intro and real[0].startswith("**team balance** (clear)")
-    assert "Not distinguishable from noise" in noise_intro and noise
+    tested = int((f["verdict"] != "descriptive").sum())
+    assert f"{tested} checks form one family" in intro and real[0].startswith("**team balance")
+    assert "**Noise**" in noise_intro and noise
 
 
 def test_spread_interval_is_widened_for_picking_extremes():
-    seats = pd.DataFrame({"players": 4, "seat": [0, 1, 2, 3], "n": 1000, "wins": [500, 520, 480, 540]})
-    seats["rate"] = seats["wins"] / seats["n"]
-    c = rfind._spread(seats, "seat", lambda s: f"seat {s}", "seat")
-    assert (c.w1, c.w2, c.pairs) == (540, 480, 6)
-    _, lo, hi = rfind._interval(c, 1 - 0.05 / c.pairs)
-    _, lo95, hi95 = stats.newcombe_diff(540, 1000, 480, 1000)
-    assert lo < lo95 and hi > hi95
+    sp = pd.DataFrame({"what": "seat", "players": 4, "best": 3, "worst": 2, "k": 4, "best_rate": 0.54,
+                       "worst_rate": 0.48, "diff": 0.06, "se": 0.02, "expected_gap": 0.03}, index=[0])
+    (c,) = rfind._spreads(sp, None)
+    assert (c.est, c.se, c.pairs, c.descriptive) == (0.06, 0.02, 6, False)
+    row = rfind.evaluate(c, 10)
+    lo95, hi95 = stats.normal_interval(0.06, 0.02)
+    assert row["lo"] < lo95 and row["hi"] > hi95  # widened for the 6 pairs
+    assert row["lo_corrected"] < row["lo"]  # and again for the family of 10
+    assert row["level_corrected"] == pytest.approx(1 - 0.05 / 60)
 
 
 # ---------------------------------------------------------------- the written report
@@ -96,13 +100,13 @@ def test_write_report_files(tmp_path, study):
     assert out == rep / "report.html"
     pngs = sorted(p.name for p in (rep / "figures").glob("*.png"))
     assert len(pngs) == 7
-    assert {p.stem for p in (rep / "tables").glob("*.csv")} == set(tables.TABLE_NAMES) | {"findings"}
+    assert {p.stem for p in (rep / "tables").glob("*.csv")} == set(tables.TABLE_NAMES) | {"findings", "answers"}
     page = out.read_text()
     md = (rep / "report.md").read_text()
     assert page.count('src="data:image/png;base64,') == len(pngs) and "<img src=\"figures" not in page
-    assert "kutsch-sim study --games 600" in md.split("\n## ")[0] and "kutsch-sim study --games 600" in page
+    assert "kutsch-sim study --games 600" in md.split("\n## ")[-1] and "kutsch-sim study --games 600" in page
     assert "rules_version" in md and "skipped" not in md
-    for title in ("Findings", "Who wins", "Drink of Power", "Coat of Armor of the Loge", "Seat advantage",
+    for title in ("Answers", "Findings", "How the verdicts are made", "Who wins", "Drink of Power", "Coat of Armor of the Loge", "Seat advantage",
                   "Occupation strength", "Starting-item strength", "Unstamped items added to basic"):
         assert f"## {title}" in md and f"<h2>{title}</h2>" in page
     assert "<th></th>" not in page  # no stray index columns
@@ -298,8 +302,8 @@ def test_clustered_variance_matches_the_spread_of_repeated_studies():
 
 
 def test_seat_spread_keeps_the_clustered_standard_error(study, built):
-    """Findings on seat and occupation spreads use the spreads table's clustered standard error,
-    and the Loge holder comparison the clustered interval of its table."""
+    """Findings on seat and occupation spreads use the spreads table's clustered standard error;
+    the Loge holders' win rates are part of the Loge's finding."""
     sp = built["spreads"]
     assert set(sp["what"]) == {"seat", "occupation"}
     s = built["seats"]
@@ -311,7 +315,7 @@ def test_seat_spread_keeps_the_clustered_standard_error(study, built):
     r = sp[sp["what"] == "seat"].iloc[0]
     c = cands[("seat", int(r.players))]
     assert (c.est, c.se) == (pytest.approx(r["diff"]), pytest.approx(r["se"]))
-    held = built["loge_holder"]
-    held = held[held.holder == "held it at some point"].iloc[0]
-    c = cands[("Loge holder", int(held.players))]
-    assert c.ci == (pytest.approx(held["diff_lo"]), pytest.approx(held["diff_hi"]))
+    held = built["loge_holder"].set_index(["players", "holder"])
+    c = cands[("Loge", 3)]  # the holders' win rates are words of the Loge's one finding, not a check
+    assert c.words["held"] == pytest.approx(held.loc[(3, "held it at some point"), "rate"])
+    assert c.words["never"] == pytest.approx(held.loc[(3, "never held it"), "rate"])

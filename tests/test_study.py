@@ -89,7 +89,9 @@ def test_study_writes_every_part_and_the_report(study):
             pm["options"]["drink"] == part.drink and pm["counts"]["games_done"] == GAMES * part.configurations
         )
         assert pm["command"].startswith("kutsch-sim simulate")  # repeats this part alone
-    assert (report / "report.md").read_text().splitlines()[2] == f"**Produced by:** `{command}`"
+    md = (report / "report.md").read_text()
+    assert md.splitlines()[2] == "## Answers"  # answers first, provenance last
+    assert f"**Produced by:** `{command}`" in md.split("\n## ")[-1]
     assert command in (report / "report.html").read_text()
     for name in ("outcomes", "drink_effect", "loge_team", "added_items", "seats", "findings"):
         assert (report / "tables" / f"{name}.csv").is_file(), name

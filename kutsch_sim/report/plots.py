@@ -1,7 +1,7 @@
 """Report figures (matplotlib, no pyplot state: each figure is a ``Figure`` saved as PNG).
 
-Colours are the Okabe-Ito palette (safe for the common colour-vision deficiencies) and
-``cividis`` for heatmaps. Every function takes report tables, writes one PNG to ``path``
+Colours are the Okabe-Ito palette (safe for the common colour-vision deficiencies),
+``cividis`` for a sequential heatmap and ``PuOr`` (diverging, also safe) for shares centred at 50%. Every function takes report tables, writes one PNG to ``path``
 and returns the path, or ``None`` when its table is empty (the report then says so).
 """
 
@@ -54,25 +54,47 @@ def _err(frame: pd.DataFrame, rate: str = "rate", lo: str = "lo", hi: str = "hi"
     return np.vstack([frame[rate] - frame[lo], frame[hi] - frame[rate]]).clip(min=0)
 
 
-def outcome_heatmap(outcomes: pd.DataFrame, share: pd.DataFrame, path: Path) -> Path | None:
-    """Two annotated heatmaps, players x item set: Order win rate, and Order share of team wins."""
+SHARE_LIMITS = (0.40, 0.60)  # the team-balance colour scale: fixed, so a colour means the same in every report
+SOLO_LIMITS = (0.0, 0.50)
+
+
+def balance_marks(share: pd.DataFrame, verdicts: pd.DataFrame | None, sets: list[str],
+                  counts: list[int]) -> np.ndarray:
+    """(len(sets), len(counts)) strings: ``"clear"``/``"likely"`` where the findings' check of
+    that cell (topic ``team balance by item set``: players, subject = item set, verdict) finds
+    the Order's share off 50%, ``""`` elsewhere."""
+    marks = np.full((len(sets), len(counts)), "", dtype=object)
+    if verdicts is None or len(verdicts) == 0:
+        return marks
+    for r in verdicts.itertuples():
+        if r.verdict in ("clear", "likely") and r.subject in sets and r.players in counts:
+            marks[sets.index(r.subject), counts.index(r.players)] = r.verdict
+    return marks
+
+
+def outcome_heatmap(outcomes: pd.DataFrame, share: pd.DataFrame, path: Path,
+                    verdicts: pd.DataFrame | None = None) -> Path | None:
+    """Two annotated heatmaps, players x item set: how often a Loge player wins alone, and the
+    Order's share of the games a team wins on a diverging scale centred at 50% with fixed limits
+    (SHARE_LIMITS), each cell whose check finds it off 50% framed (``verdicts``: the findings'
+    ``team balance by item set`` rows)."""
     if len(outcomes) == 0:
         return None
-    order = outcomes[outcomes["outcome"] == "order"]
-    sets = set_order(order["item_set"])
-    counts = sorted(order["players"].unique())
-    panels = [("Order win rate (all games)", order), ("Order share of games won by a team (50% = even)", share)]
+    solo = outcomes[outcomes["outcome"] == "solo"]
+    sets = set_order(share["item_set"])
+    counts = sorted(int(x) for x in share["players"].unique())
+    panels = [("Loge player wins alone (share of all games)", solo, SOLO_LIMITS, mpl.colormaps["cividis"]),
+              ("Order's share of the games a team wins", share, SHARE_LIMITS, mpl.colormaps["PuOr"])]
+    marks = balance_marks(share, verdicts, sets, counts)
     with mpl.rc_context(STYLE | {"axes.grid": False}):
-        fig = Figure(figsize=(2.2 + 0.75 * len(counts) * 2, 1.6 + 0.45 * len(sets)), layout="constrained")
+        fig = Figure(figsize=(2.2 + 0.75 * len(counts) * 2, 2.0 + 0.45 * len(sets)), layout="constrained")
         axes = fig.subplots(1, 2, sharey=True)
-        cmap = mpl.colormaps["cividis"]
-        for ax, (title, table) in zip(axes, panels, strict=True):
+        for k, (ax, (title, table, lim, cmap)) in enumerate(zip(axes, panels, strict=True)):
             grid = table.pivot(index="item_set", columns="players", values="rate").reindex(index=sets,
                                                                                           columns=counts)
             half = table.pivot(index="item_set", columns="players", values="hi").reindex(index=sets,
                                                                                        columns=counts) - grid
-            spread = max(0.05, float(np.nanmax(np.abs(grid.to_numpy() - 0.5))) if grid.notna().any().any() else 0)
-            norm = mpl.colors.Normalize(0.5 - spread, 0.5 + spread)
+            norm = mpl.colors.Normalize(*lim, clip=True)
             im = ax.imshow(grid.to_numpy(float), cmap=cmap, norm=norm, aspect="auto")
             for (i, j), v in np.ndenumerate(grid.to_numpy(float)):
                 if np.isnan(v):
@@ -82,12 +104,22 @@ def outcome_heatmap(outcomes: pd.DataFrame, share: pd.DataFrame, path: Path) -> 
                 colour = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
                 ax.text(j, i, f"{100 * v:.1f}\n±{100 * half.iat[i, j]:.1f}", ha="center", va="center",
                         fontsize=8, color=colour)
+                if k == 1 and marks[i, j]:
+                    ax.add_patch(mpl.patches.Rectangle((j - 0.46, i - 0.46), 0.92, 0.92, fill=False,
+                                                       lw=2.2 if marks[i, j] == "clear" else 1.2,
+                                                       ls="-" if marks[i, j] == "clear" else "--", ec="black"))
             ax.set_xticks(range(len(counts)), [str(c) for c in counts])
             ax.set_yticks(range(len(sets)), sets)
             ax.set_xlabel("players")
             ax.set_title(title)
-            fig.colorbar(im, ax=ax, format=mpl.ticker.PercentFormatter(1.0), shrink=0.8)
-        fig.suptitle("Who wins: Order win rate by player count and item set (cell: % ± 95% interval)")
+            bar = fig.colorbar(im, ax=ax, format=mpl.ticker.PercentFormatter(1.0, decimals=0), shrink=0.8,
+                               extend="both" if k == 1 else "max")
+            bar.set_ticks(np.linspace(lim[0], lim[1], 5 if k == 1 else 6))
+            bar.set_label(f"fixed scale {100 * lim[0]:.0f}–{100 * lim[1]:.0f}%"
+                          + (", centred at 50% (even)" if k == 1 else ""))
+        fig.suptitle("Who wins, by player count and item set (cell: % ± 95% interval). Right: solid frame = "
+                     "off 50% after the correction for all checks (clear), dashed = at 95% only (likely)",
+                     fontsize=10)
         return _save(fig, path)
 
 
@@ -243,33 +275,42 @@ def occupation_plot(occupations: pd.DataFrame, path: Path) -> Path | None:
 def start_item_plot(items: pd.DataFrame, path: Path) -> Path | None:
     """Win rate of seats starting with each item kind minus seats without it (pooled)."""
     return _hbar(items, "item", "diff", "diff_lo", "diff_hi",
-                 "Starting-item strength: win rate with the item in the starting hand − without (95% intervals)",
-                 "points", path)
+                 "Starting-item strength: win rate with the item in the starting hand − without,\n"
+                 "adjusted for player count (per-count differences weighted by the seats holding it; 95% intervals)",
+                 "points, adjusted for player count (the raw rates beside it in the table are not)", path)
 
 
 def length_plot(games: pd.DataFrame, lengths: pd.DataFrame, path: Path) -> Path | None:
-    """Histogram of game length (turns) per player count, median marked."""
+    """Histogram of game length (turns) per player count, each on its own axis (0 to the 99.5th
+    percentile of that count, one-turn bins where they fit), the median marked and the games
+    beyond the axis counted in the panel."""
     if len(games) == 0:
         return None
     counts = sorted(lengths["players"].unique())
     cols = min(4, len(counts))
     rows = -(-len(counts) // cols)
     players, turns = games["players"].to_numpy(), games["turns"].to_numpy()
-    top = int(turns.max()) + 1
-    bins = np.linspace(0, top, min(60, top) + 1)
+    capped = (games["winner"] == "timeout").to_numpy()
     with mpl.rc_context(STYLE):
-        fig = Figure(figsize=(3.2 * cols, 2.4 * rows + 0.6), layout="constrained")
-        axes = np.atleast_1d(fig.subplots(rows, cols, sharex=True, squeeze=False)).ravel()
+        fig = Figure(figsize=(3.2 * cols, 2.5 * rows + 0.6), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
         for ax, n in zip(axes, counts, strict=False):
-            t = turns[players == n]
+            t, cap = turns[players == n], capped[players == n]
             row = lengths[lengths["players"] == n].iloc[0]
+            top = int(np.ceil(np.quantile(t[~cap] if (~cap).any() else t, 0.99))) + 1  # the cap's games: counted
+            width = max(1, int(np.ceil(top / 60)))
+            bins = np.arange(0, top + width, width)
             ax.stairs(np.histogram(t, bins=bins)[0], bins, fill=True, color=OKABE_ITO[2], alpha=0.85)
             ax.axvline(row["median"], color=OKABE_ITO[5], lw=1.5, label=f"median {row['median']:.0f}")
+            beyond, at_cap = int((t >= bins[-1]).sum()), int(cap.sum())
+            ax.set_xlim(0, bins[-1])
             ax.set_title(f"{n} players ({len(t):,} games)")
-            ax.set_xlabel("turns")
-            ax.legend(fontsize=8, loc="upper right")
+            ax.set_xlabel(f"turns ({width}-turn bars)" if width > 1 else "turns (one bar a turn)")
+            note = (f"{beyond:,} games past {bins[-1]}" + (f",\n{at_cap:,} of them at the turn cap" if at_cap else "")
+                    if beyond else None)
+            ax.legend(fontsize=8, loc="upper right", title=note, title_fontsize=7)
             ax.set_yticks([])
         for ax in axes[len(counts):]:
             ax.set_visible(False)
-        fig.suptitle("Game length in turns (one player's turn = 1; a bar at the far right = turn cap)")
+        fig.suptitle("Game length in turns (one player's turn = 1), each player count on its own axis")
         return _save(fig, path)

@@ -17,20 +17,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import plots
-from .data import normalize, standard_runs
+from . import plots, seats, tables
+from .answers import RUNG, answers_section, methods_section, provenance_section, robustness, rungs
+from .data import normalize, seat_frame, standard_runs
+from .findings import ANSWER_TOPICS, rank_findings, summary
 from .findings import COLUMNS as FINDING_COLUMNS
-from .findings import rank_findings, summary
+from .player_sections import occupation_section, seat_section, start_item_section
 from .sections import (
     Section,
     added_item_section,
     drink_section,
     length_section,
     loge_section,
-    occupation_section,
     outcome_section,
-    seat_section,
-    start_item_section,
     variant_section,
 )
 from .tables import build_tables
@@ -81,51 +80,6 @@ def _md_table(df: pd.DataFrame) -> str:
     return "\n".join([head, sep, *rows])
 
 
-def _header(df: pd.DataFrame, std: pd.DataFrame, title: str, command: str | None,
-            manifest: dict | None) -> Section:
-    cmd = command or (manifest or {}).get("command") or "not recorded"
-    cmd = (" ".join(map(str, cmd)) if isinstance(cmd, (list, tuple)) else str(cmd)).replace("`", "'")
-    sec = Section(title)
-    sec.para(f"**Produced by:** `{cmd}`")
-    if manifest:
-        # 'report' is a path relative to where the run was made: wrong once the report is copied
-        facts = {k: v for k, v in manifest.items()
-                 if isinstance(v, (str, int, float, bool)) and k not in ("command", "report")}
-        sec.bullets([f"{k}: `{v}`" for k, v in list(facts.items())[:12]])
-    if len(df) == 0:
-        sec.para("**Data:** no games.")
-        return sec
-    counts = sorted(int(x) for x in df["players"].unique())
-    sets = plots.set_order(df["item_set"].astype(str).unique())
-    off = int((~df["drink"] & (df["players"] % 2 == 1)).sum())
-    bots = sorted({str(b) for p in range(10) if f"bot_{p}" in df for b in df[f"bot_{p}"].unique()} - {"none"})
-    errors = int((df["winner"] == "error").sum())
-    sec.para(
-        f"**Data:** {len(df):,} games at {', '.join(map(str, counts))} players; item sets "
-        f"{', '.join(f'`{s}`' for s in sets)}; variants {', '.join(sorted(map(str, df['variant'].unique())))}; "
-        f"bot profiles {', '.join(bots) or 'not recorded'}; {df['seed'].nunique()} master seed(s). "
-        f"{len(std):,} games use the standard rules (base variant, Drink of Power on at odd counts) and make up "
-        f"every table except the Drink-of-Power comparison, which also uses the {off:,} games played with the "
-        "Drink switched off."
-        + (" No item set with the Coat (the item) is played at 10 players, where the Coat is not used (R2.3)."
-           if 10 in counts and any("Coat" in x.replace("Coat of Armor", "") for x in sets) else "")
-        + " (The Coat, a trade-effect item, is not the Coat of Armor of the Loge, the solo-victory item.)"
-        * any("Coat" in x for x in sets)
-        + (f" **{errors:,} games ended in an engine error.**" if errors else ""))
-    sec.para(
-        "**How to read the numbers:** every rate comes with its 95% Wilson score interval, and a difference "
-        "with Newcombe's 95% interval unless its table says otherwise (the Drink of Power and rule-variant "
-        "comparisons are paired game by game, with Newcombe's interval for paired proportions, when the two runs "
-        "share their deals; the starting items' differences are averaged over the player counts). An interval that covers 50% (for a balance between two sides) or "
-        "0 (for a difference) means these games cannot tell the effect apart from chance. Seats of one game "
-        "win and lose together (or against each other), so where a group can hold several seats of a game "
-        "(seats that started with a Key, seats that held the Loge) or two groups are compared in the same "
-        "games (best against worst seat or occupation, with against without an item), the intervals allow "
-        "for it: they are rescaled by the design effect of the games' clustering, measured on the games "
-        "themselves (wider where the seats compared are often opponents, narrower where they balance out).")
-    return sec
-
-
 def _findings_section(findings: pd.DataFrame) -> Section:
     sec = Section("Findings", csv=["findings.csv"])
     intro, real, noise_intro, noise = summary(findings)
@@ -134,15 +88,16 @@ def _findings_section(findings: pd.DataFrame) -> Section:
     if noise_intro:
         sec.para(noise_intro)
         sec.bullets(noise)
-    sec.para("Every checked effect, ranked, with its interval and verdict, is in `tables/findings.csv`. "
-             "*Clear* holds even after allowing for the number of checks (Bonferroni); *likely* excludes "
-             "no effect at 95% but could be one of the chance hits expected among many checks.")
+    sec.para("Every check, ranked, with its test, both intervals and its verdict, is in `tables/findings.csv`.")
     return sec
 
 
-def _figures(t: dict[str, pd.DataFrame], std: pd.DataFrame, fig_dir: Path) -> dict[str, str | None]:
+def _figures(t: dict[str, pd.DataFrame], std: pd.DataFrame, findings: pd.DataFrame,
+             fig_dir: Path) -> dict[str, str | None]:
+    cells = findings[findings["topic"] == "team balance by item set"] if len(findings) else findings
     made = {
-        "outcomes": plots.outcome_heatmap(t["outcomes"], t["order_share"], fig_dir / FIGURES["outcomes"]),
+        "outcomes": plots.outcome_heatmap(t["outcomes"], t["order_share"], fig_dir / FIGURES["outcomes"],
+                                          verdicts=cells),
         "drink": plots.drink_plot(t["minority"], t["drink_effect"], fig_dir / FIGURES["drink"]),
         "loge": plots.loge_plot(t["solo"], t["loge_team"], fig_dir / FIGURES["loge"]),
         "seats": plots.seat_plot(t["seats"], fig_dir / FIGURES["seats"]),
@@ -165,6 +120,8 @@ def _to_markdown(sections: list[Section]) -> str:
             elif kind == "image":
                 src, alt = value
                 out.append(f"![{alt}]({src})\n")
+            elif kind == "code":
+                out.append(f"```python\n{value}\n```\n")
             else:
                 caption, table = value
                 out.append(f"**{caption}**\n\n{_md_table(table)}\n")
@@ -183,6 +140,8 @@ def _to_html(sections: list[Section], out_dir: Path, title: str) -> str:
                 body.append(f"<p>{_inline_html(value)}</p>")
             elif kind == "bullets":
                 body.append("<ul>" + "".join(f"<li>{_inline_html(b)}</li>" for b in value) + "</ul>")
+            elif kind == "code":
+                body.append(f"<pre><code>{html.escape(value)}</code></pre>")
             elif kind == "image":
                 src, alt = value
                 data = base64.b64encode((out_dir / src).read_bytes()).decode("ascii")
@@ -204,21 +163,34 @@ def write_report(df: pd.DataFrame, out_dir: Path, *, title: str = "Kutschfahrt b
                  command: str | None = None, manifest: dict | None = None) -> Path:
     """Write the full report for the per-game results ``df`` into ``out_dir``; return ``report.html``.
 
-    ``command`` (the command line that produced the data) is printed at the top, falling
-    back to ``manifest["command"]``; scalar entries of ``manifest`` are listed under it.
+    The report opens with the answers and ends with its provenance: ``command`` (the command
+    line that produced the data, falling back to ``manifest["command"]``) and the scalar entries
+    of ``manifest``. With several skill rungs (a ``rung`` column) every table is the top rung's,
+    and the answers say whether they moved between the two strongest rungs.
     """
     out_dir = Path(out_dir)
     (out_dir / "tables").mkdir(parents=True, exist_ok=True)
     d = normalize(df)
+    levels = rungs(d)
+    robust, top = None, None
+    if levels:
+        top = levels[-1]
+        robust = robustness({r: _rung_tables(d[d[RUNG] == r]) for r in levels[-2:]})
+        d = d[d[RUNG] == top]
     std = standard_runs(d)
     t = build_tables(d)
     findings = rank_findings(t) if len(std) else pd.DataFrame(columns=FINDING_COLUMNS)
-    for name, table in {**t, "findings": findings}.items():
+    answers = findings[findings["topic"].isin(ANSWER_TOPICS)].drop(columns="rank")
+    if robust is not None and len(answers):
+        answers = answers.merge(robust, on=["topic", "players"], how="left")
+    for name, table in {**t, "findings": findings, "answers": answers}.items():
         table.to_csv(out_dir / "tables" / f"{name}.csv", index=False)
-    figs = _figures(t, std, out_dir / "figures")
+    figs = _figures(t, std, findings, out_dir / "figures")
     sections = [
-        _header(d, std, title, command, manifest),
+        Section(title),
+        answers_section(t, findings, robust, top),
         _findings_section(findings),
+        methods_section(findings),
         outcome_section(t, std, figs["outcomes"]),
         drink_section(t, figs["drink"]),
         loge_section(t, figs["loge"]),
@@ -228,12 +200,19 @@ def write_report(df: pd.DataFrame, out_dir: Path, *, title: str = "Kutschfahrt b
         added_item_section(t),
         length_section(t, figs["lengths"]),
         variant_section(t),
-        Section("Recompute any number", blocks=[("text", RECOMPUTE_TEXT)]),
+        Section("Recompute any number", blocks=[("text", RECOMPUTE_TEXT), ("code", RECOMPUTE)]),
+        provenance_section(d, std, command, manifest),
     ]
-    md = _to_markdown(sections) + f"\n```python\n{RECOMPUTE}\n```\n"
-    (out_dir / "report.md").write_text(md, encoding="utf-8")
-    page = _to_html(sections, out_dir, title).replace(
-        "</body>", f"<pre><code>{html.escape(RECOMPUTE)}</code></pre>\n</body>")
+    (out_dir / "report.md").write_text(_to_markdown(sections), encoding="utf-8")
     path = out_dir / "report.html"
-    path.write_text(page, encoding="utf-8")
+    path.write_text(_to_html(sections, out_dir, title), encoding="utf-8")
     return path
+
+
+def _rung_tables(d: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The tables the answers need, for one rung's games."""
+    std = standard_runs(d)
+    long = seat_frame(std)
+    return {"order_share": tables.order_share(std), "drink_effect": tables.drink_effect(d),
+            "loge_team": tables.loge_team_effect(std), "solo": tables.solo_rates(std),
+            "loge_holder": seats.loge_holder_rates(std, long)}

@@ -29,7 +29,18 @@ from .data import (
     seat_frame,
     standard_runs,
 )
-from .stats import LEVEL, cluster_sums, clustered_vars, diff_frame, grouped_rates, rate_frame, widen, z_value
+from .stats import (
+    LEVEL,
+    cluster_sums,
+    clustered_vars,
+    diff_frame,
+    grouped_rates,
+    influence_cov,
+    range_under_null,
+    rate_frame,
+    widen,
+    z_value,
+)
 
 
 def _long(df: pd.DataFrame, seats: pd.DataFrame | None) -> pd.DataFrame:
@@ -113,7 +124,8 @@ def start_item_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level:
 
     ``items_{p}`` is a bitmask over the 21 cards; a kind counts if any of its cards is in
     the starting hand. Columns: [players], item (display name), n/wins/rate/lo/hi ``_with``
-    and ``_without``, diff (with - without), diff_lo, diff_hi. Kinds no seat started with
+    and ``_without``, diff (with - without), diff_lo, diff_hi, diff_se (its standard error,
+    clustered by game). Kinds no seat started with
     (the unstamped items, R2.3) are left out.
 
     Pooled over player counts (``by_players=False``) the raw rates are shown as they are, but
@@ -150,6 +162,7 @@ def start_item_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level:
             without = pd.DataFrame({"n": N0.astype(np.int64), "wins": W0.astype(np.int64)})
             r = diff_frame(with_k, without, level, ("_with", "_without"))
             _cluster_widen(r, cv)
+            r["diff_se"] = np.sqrt(cv["var_d"])
             r.insert(0, "item", ITEM_NAMES[k])
             r.insert(0, "players", counts)
             parts.append(r[r["n_with"] > 0])
@@ -165,7 +178,7 @@ def start_item_rates(df: pd.DataFrame, seats: pd.DataFrame | None = None, level:
         without = pd.DataFrame({"n": [int(N0.sum())], "wins": [int(W0.sum())]})
         r = diff_frame(with_k, without, level, ("_with", "_without"))
         _cluster_widen(r, clustered_vars(pooled, 1, n1, w1, n0, w0), diff=False)
-        r["diff"], r["diff_lo"], r["diff_hi"] = d, d - h, d + h
+        r["diff"], r["diff_lo"], r["diff_hi"], r["diff_se"] = d, d - h, d + h, h / z
         r.insert(0, "item", ITEM_NAMES[k])
         parts.append(r)
     out = pd.concat(parts, ignore_index=True)
@@ -239,7 +252,9 @@ def spreads(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = 
 
     Columns: what (``seat``/``occupation``), players (0 = pooled), best, worst (the seat
     index or occupation name), k (how many were compared), best_rate, worst_rate,
-    diff, se. The rates are those of :func:`seat_rates` / :func:`occupation_rates`; pass
+    diff, se, expected_gap (the mean best-minus-worst of the same k rates if they differed by
+    chance alone, :func:`.stats.range_under_null` on their clustered covariance: the part of
+    ``diff`` that picking the extremes makes with no real effect). The rates are those of :func:`seat_rates` / :func:`occupation_rates`; pass
     them as ``rates`` (seats, occupations pooled, occupations per count) if already built.
     """
     s = _long(df, seats)
@@ -259,16 +274,21 @@ def spreads(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = 
         if what == "seat":
             b_val, w_val = int(best["seat"]), int(worst["seat"])
             hb, hw = sub & (seat == b_val), sub & (seat == w_val)
+            group, k, keep = np.where(sub, seat, -1), int(seat[sub].max()) + 1, f["seat"].astype(int).to_numpy()
         else:
             b_val, w_val = best["occupation"], worst["occupation"]
             hb, hw = sub & (occ == occ_names.index(b_val)), sub & (occ == occ_names.index(w_val))
+            group, k = np.where(sub, occ, -1), len(occ_names)
+            keep = np.array([occ_names.index(x) for x in f["occupation"]])
+        cov = influence_cov(game, group, win, k)[np.ix_(keep, keep)]
         nb, wb = cluster_sums(game, n_games, hb, win)
         nw, ww = cluster_sums(game, n_games, hw, win)
         played = np.bincount(game, weights=sub, minlength=n_games) > 0
         cv = clustered_vars(one[played], 1, nb[played], wb[played], nw[played], ww[played])
         rows.append({"what": what, "players": players, "best": b_val, "worst": w_val, "k": len(f),
                      "best_rate": float(best["rate"]), "worst_rate": float(worst["rate"]),
-                     "diff": float(cv["p1"][0] - cv["p2"][0]), "se": float(np.sqrt(cv["var_d"][0]))})
+                     "diff": float(cv["p1"][0] - cv["p2"][0]), "se": float(np.sqrt(cv["var_d"][0])),
+                     "expected_gap": range_under_null(cov)})
 
     players = s["players"].to_numpy()
     sr, op, ob = rates if rates is not None else (seat_rates(df, s, level),
@@ -280,5 +300,5 @@ def spreads(df: pd.DataFrame, seats: pd.DataFrame | None = None, level: float = 
     if ob["players"].nunique() > 1:
         for n in np.unique(players):
             add("occupation", int(n), players == n, ob[ob["players"] == n])
-    cols = ["what", "players", "best", "worst", "k", "best_rate", "worst_rate", "diff", "se"]
+    cols = ["what", "players", "best", "worst", "k", "best_rate", "worst_rate", "diff", "se", "expected_gap"]
     return pd.DataFrame(rows, columns=cols)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .plots import set_order
-from .stats import newcombe_diff
+from .stats import newcombe_diff, rate_frame
 
 
 @dataclass
@@ -21,7 +21,7 @@ class Section:
     """One report section: a title and blocks shown in order.
 
     Blocks are ``("text", str)`` paragraphs with Markdown inline marks (`code`, **bold**),
-    ``("bullets", list[str])``, ``("table", (caption, display frame))`` and
+    ``("bullets", list[str])``, ``("table", (caption, display frame))``, ``("code", str)`` and
     ``("image", (PNG path relative to the report, alt text))``; ``csv`` names the raw tables.
     """
 
@@ -94,10 +94,12 @@ def outcome_section(t: dict[str, pd.DataFrame], games: pd.DataFrame, img: str | 
     sec.para(
         f"Across all {n:,} games under the standard rules, the Order won {pct(w.get('order', 0) / n)}, the "
         f"Brotherhood {pct(w.get('brotherhood', 0) / n)}, a Loge player alone {pct(w.get('solo', 0) / n)}, "
-        f"and {pct(w.get('timeout', 0) / n)} reached the turn cap. At even player counts the teams are the "
-        "same size, so in a fair game each team takes 50% of the games a team wins (right-hand heatmap); at "
-        "odd counts the smaller team is the Order or the Brotherhood at random, so 50% is expected there too.")
-    sec.image(img, "Heatmaps of the Order's win rate by player count and item set")
+        f"and {pct(w.get('timeout', 0) / n)} reached the turn cap. In a fair game each team takes 50% of the "
+        "games a team wins (right-hand heatmap): at even counts the teams are the same size, and at odd counts "
+        "the smaller team is the Order or the Brotherhood at random (R2.2), so 50% is expected at every count and "
+        "every cell is tested against it (findings: *team balance by item set*; a framed cell is off 50%).")
+    sec.image(img, "Heatmaps by player count and item set: Loge solo wins, and the Order's share of team wins "
+                   "(fixed scale 40-60%, centred at 50%; framed: off 50%)")
     wide = o.pivot_table(index=["players", "item_set"], columns="outcome", values="n", aggfunc="first")
     disp = pd.DataFrame(index=wide.index)
     disp["games"] = wide.iloc[:, 0].map(_n)
@@ -121,26 +123,35 @@ def _sets(frame: pd.DataFrame) -> str:
     return ", ".join(sets) if sets else "none"
 
 
+def _pooled_rates(frame: pd.DataFrame, sets: list[str], by: list[str]) -> pd.DataFrame:
+    """Rates (n, wins, rate, lo, hi) of the per-set rows of ``frame`` summed over ``sets``."""
+    f = frame[frame["item_set"].isin(sets)].groupby(by, sort=True)[["n", "wins"]].sum().reset_index()
+    return pd.concat([f[by], rate_frame(f["wins"].to_numpy(), f["n"].to_numpy())], axis=1)
+
+
 def drink_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
     m, e, u = t["minority"], t["drink_effect"], t["drink_usage"]
     sec = Section("Drink of Power", csv=["minority.csv", "drink_effect.csv", "drink_usage.csv"])
     if len(m) == 0:
         sec.para("No games at odd player counts with the Drink of Power on: nothing to show.")
         return sec
-    a = m[m["item_set"] == "all"].pivot(index="players", columns="team", values="rate")
+    # one pooling for the whole section: the item sets played both with and without the Drink
+    sets = [x for x in _sets(e).split(", ") if x != "none"] if len(e) else [x for x in _sets(m).split(", ")]
+    on = _pooled_rates(m, sets, ["players", "team"]).pivot(index="players", columns="team", values="rate")
     sec.para(
         "At odd player counts one team has a member fewer and every player holds a Drink of Power, which only "
-        "the smaller team can use in place of a victory item. With the Drink on, the smaller team won "
-        + ", ".join(f"{pct(r.minority)} at {p}" for p, r in a.iterrows())
-        + " players (all games; the larger team: "
-        + ", ".join(f"{pct(r.majority)}" for _, r in a.iterrows()) + ").")
+        "the smaller team can use in place of a victory item. Every number in this section pools the same item "
+        f"sets ({', '.join(f'`{x}`' for x in sets)}"
+        + ("; those played both with and without the Drink" if len(e) else "") + "). With the Drink on, the "
+        "smaller team won " + ", ".join(f"{pct(r.minority)} at {p}" for p, r in on.iterrows())
+        + " players (the larger team: " + ", ".join(f"{pct(r.majority)}" for _, r in on.iterrows()) + ").")
     sec.image(img, "Minority and majority win rates with and without the Drink of Power")
-    disp = m[m["item_set"] == "all"].copy()
-    disp["win rate"] = _cells(disp)
-    disp = disp.pivot(index="players", columns="team", values="win rate")[["minority", "majority"]].reset_index()
-    sec.table(f"Win rate of the smaller (minority) and larger team, Drink of Power on, item sets pooled ({_sets(m)})",
-              disp)
     if len(e) == 0:
+        disp = _pooled_rates(m, sets, ["players", "team"])
+        disp["win rate"] = _cells(disp)
+        sec.table("Win rate of the smaller (minority) and larger team, Drink of Power on",
+                  disp.pivot(index="players", columns="team", values="win rate")[["minority", "majority"]]
+                  .reset_index())
         sec.para("There are no runs with the Drink of Power switched off (`--no-drink`), so its effect "
                  "cannot be measured.")
     else:
@@ -152,7 +163,11 @@ def drink_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
         sec.para(
             f"Compared with {how}, the Drink changes the smaller team's win rate by " + ", ".join(
                 f"{diff_cell(r.diff, r.diff_lo, r.diff_hi)} points at {r.players}" for r in f.itertuples())
-            + " players (difference, 95% interval; an interval that includes 0 means no measurable effect).")
+            + " players (difference, 95% interval; the verdicts, at the corrected level, are in the answers)."
+            + (" Only the deals whose result the Drink changed carry this difference: " + ", ".join(
+                f"{int(r.only_on):,} won only with it and {int(r.only_off):,} only without at {r.players}"
+                for r in f.itertuples()) + " players (of " + ", ".join(f"{int(r.n_on):,}" for r in f.itertuples())
+               + " deals)." if paired and len(f) else ""))
         both = e[e["item_set"] == "all"].pivot(index="players", columns="team")
         gaps = []
         for p, r in both.iterrows():
@@ -162,17 +177,20 @@ def drink_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
                 gaps.append(f"{100 * (1 - gap_on / gap_off):.0f}% at {p}")
         if gaps:
             sec.para("How much of the gap between the two teams' win rates the Drink closes (1 - gap with it / gap "
-                     "without it): " + ", ".join(gaps) + " players; 100% would make the teams even, a negative share is a wider gap, and "
-                     "where the difference above includes 0 the share is within the noise.")
+                     "without it): " + ", ".join(gaps) + " players; 100% would make the teams even, a negative "
+                     "share is a wider gap.")
         d = e[e["item_set"] == "all"].copy()
         d = pd.DataFrame({"players": d["players"], "team": d["team"],
                           "games on / off": [f"{a:,} / {b:,}" for a, b in zip(d["n_on"], d["n_off"], strict=True)],
                           "with Drink": _cells(d, suffix="_on"), "without Drink": _cells(d, suffix="_off"),
                           "difference (points)": _dcells(d)})
-        sec.table(f"Drink of Power on minus off, item sets pooled ({_sets(e)}: those with both kinds of runs)"
-                  + ("; paired by game" if paired else ""), d)
+        if paired:
+            d["deals won only with / only without"] = [
+                f"{int(a):,} / {int(b):,}" for a, b in zip(e.loc[d.index, "only_on"], e.loc[d.index, "only_off"],
+                                                           strict=True)]
+        sec.table("Drink of Power on minus off" + ("; paired by game" if paired else ""), d)
     if len(u):
-        uu = u[u["item_set"] == "all"].copy()
+        uu = _pooled_rates(u, sets, ["players", "measure"])
         uu["cell"] = _cells(uu)
         disp = uu.pivot(index="players", columns="measure", values="cell")
         disp = disp[[c for c in u["measure"].unique() if c in disp.columns]].reset_index()
@@ -185,9 +203,20 @@ def drink_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
                 "that failed: " + ", ".join(f"{pct(r.rate)} at {r.players}" for r in fail.itertuples())
                 + " players; these games count among the smaller team's wins with the Drink on, so part of the "
                 "Drink's measured effect is the larger team's mistakes, not the smaller team's use of it.")
+        worth = ""
+        if len(e) and bool(e["paired"].all()):
+            f = e[(e["item_set"] == "all") & (e["team"] == "minority")]
+            worth = (" Of the smaller team's wins with the Drink on, its twin without the Drink lost " + ", ".join(
+                f"{int(r.only_on):,} of {int(r.wins_on):,} ({pct(r.only_on / r.wins_on)}) at {r.players}"
+                for r in f.itertuples() if r.wins_on) + " players.")
+        sec.para("How often the Drink was played is not what it is worth: a win declared with the Drink might "
+                 "have been won without it (a victory item came later, or the other team declared wrongly). "
+                 "What the Drink is worth is the paired difference above." + worth)
+        disp = disp.rename(columns={"minority wins with the Drink": "smaller team's wins declared with the Drink"})
         sec.table("Use of the Drink of Power (share, 95% interval): of the games won by a team declaration, those "
-                  "that used the Drink; of the games the smaller team won, those it won by declaring with the "
-                  "Drink; of the declarations with the Drink, those that failed", disp)
+                  "that used the Drink; of the games the smaller team won, those it declared with the Drink (a "
+                  "share of its wins, not the Drink's contribution); of the declarations with the Drink, those "
+                  "that failed", disp)
     return sec
 
 
@@ -253,85 +282,6 @@ def loge_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
     return sec
 
 
-def seat_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
-    s = t["seats"]
-    sec = Section("Seat advantage", csv=["seats.csv", "spreads.csv"])
-    if len(s) == 0:
-        sec.para("No seat data.")
-        return sec
-    spread = s.groupby("players")["rate"].agg(lambda r: r.max() - r.min())
-    sec.para(
-        "Seat 0 is the start player; seats follow clockwise. A seat's win counts when its team wins or it wins "
-        "alone. The gap between the best and worst seat is " + ", ".join(
-            f"{100 * v:.1f} points at {p}" for p, v in spread.items()) + " players; see the intervals to judge "
-        "whether a gap is larger than chance (each seat plays every game, so seat rates share their games: "
-        "`spreads.csv` gives each best-minus-worst gap, seats and occupations, with a standard error that "
-        "allows for that, which the findings use).")
-    sec.image(img, "Seat win rate minus the average seat, per player count")
-    d = s.copy()
-    d["cell"] = _cells(d)
-    disp = d.pivot(index="seat", columns="players", values="cell")
-    disp.columns = [f"{c} players" for c in disp.columns]
-    sec.table("Win rate by seat (rows) and player count (columns)", disp.fillna("").reset_index())
-    return sec
-
-
-def occupation_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
-    o = t["occupations"]
-    sec = Section("Occupation strength", csv=["occupations.csv", "occupations_by_players.csv"])
-    if len(o) == 0:
-        sec.para("No occupation data.")
-        return sec
-    best, worst = o.loc[o["rate"].idxmax()], o.loc[o["rate"].idxmin()]
-    sec.para(
-        f"Win rate of the players by the occupation they were dealt, all player counts pooled "
-        f"({int(o['n'].sum()):,} seat-games; the average seat wins {pct(o['base'].iloc[0])}). The strongest "
-        f"start is the {best['occupation']} ({rate_cell(best['rate'], best['lo'], best['hi'])}), the weakest the "
-        f"{worst['occupation']} ({rate_cell(worst['rate'], worst['lo'], worst['hi'])}). Per player count: "
-        "`occupations_by_players.csv`.")
-    sec.image(img, "Occupation win rate minus the average seat")
-    disp = pd.DataFrame({"occupation": o["occupation"], "seat-games": o["n"].map(_n), "win rate": _cells(o),
-                         "vs average seat (points)": [f"{100 * x:+.1f}" for x in o["excess"]]})
-    sec.table("Win rate by starting occupation", disp.iloc[np.argsort(-o["rate"].to_numpy(), kind="stable")])
-    ob = t.get("occupations_by_players")
-    if ob is not None and len(ob) and ob["players"].nunique() > 1:
-        best_by = ob.loc[ob.groupby("players")["excess"].idxmax()]
-        worst_by = ob.loc[ob.groupby("players")["excess"].idxmin()]
-        sec.para(
-            "The pooled order hides how much it depends on the player count. Strongest per count: "
-            + ", ".join(f"{r.players}: {r.occupation} ({100 * r.excess:+.1f})" for r in best_by.itertuples())
-            + "; weakest: "
-            + ", ".join(f"{r.players}: {r.occupation} ({100 * r.excess:+.1f})" for r in worst_by.itertuples())
-            + " (points against the average seat at that count; intervals in `occupations_by_players.csv`).")
-        piv = ob.pivot(index="occupation", columns="players", values="excess")
-        piv = piv.loc[o.sort_values("rate", ascending=False)["occupation"]]
-        cells = piv.map(lambda x: "" if pd.isna(x) else f"{100 * x:+.1f}")
-        cells.columns = [str(c) for c in cells.columns]
-        sec.table("Occupation win rate minus the average seat (points), per player count",
-                  cells.reset_index())
-    return sec
-
-
-def start_item_section(t: dict[str, pd.DataFrame], img: str | None) -> Section:
-    s = t["start_items"]
-    sec = Section("Starting-item strength", csv=["start_items.csv", "start_items_by_players.csv"])
-    if len(s) == 0:
-        sec.para("No starting-hand data.")
-        return sec
-    sec.para("Win rate of players who started with a card of each kind against those who did not, all "
-             "player counts pooled (per count in `start_items_by_players.csv`). The two rates are the raw "
-             "pooled ones; the difference is the per-count differences averaged with the weights of the seats "
-             "that held the item, because who holds a kind depends on the count (no Black Pearl at 3 players, "
-             "one Secret Bag a game), and the raw gap would mix in how well seats do at each count. A Key helps "
-             "an Order player and a Goblet a Brotherhood player, so these mix both teams.")
-    sec.image(img, "Win rate with each starting item minus without")
-    disp = pd.DataFrame({"item": s["item"], "seat-games with it": s["n_with"].map(_n),
-                         "win rate with": _cells(s, suffix="_with"), "without": _cells(s, suffix="_without"),
-                         "difference (points)": _dcells(s)})
-    sec.table("Win rate by starting item (difference: stratified by player count)", disp)
-    return sec
-
-
 def added_item_section(t: dict[str, pd.DataFrame]) -> Section:
     a = t["added_items"]
     sec = Section("Unstamped items added to basic", csv=["added_items.csv"])
@@ -339,7 +289,8 @@ def added_item_section(t: dict[str, pd.DataFrame]) -> Section:
         sec.para("No runs with a single unstamped item added to `basic` (e.g. `basic+Tome`) next to `basic` "
                  "runs: nothing to compare.")
         return sec
-    f = a.copy()
+    loge = a["item"].str.contains("Loge")
+    f = a[~loge].copy() if (~loge).any() else a.copy()
     f["cell"] = _dcells(f)
     disp = f.pivot(index=["item", "players"], columns="outcome", values="cell")
     disp = disp[["team", "order", "brotherhood", "solo", "timeout"]].reset_index()
@@ -348,7 +299,14 @@ def added_item_section(t: dict[str, pd.DataFrame]) -> Section:
     lo, hi = int(f["n_with"].min()), int(f["n_with"].max())
     sec.para(f"Each unstamped item added to `basic` on its own: the change in how games end (points, with "
              f"the item minus `basic`, 95% interval; {lo:,}{f'–{hi:,}' if hi != lo else ''} games per item set "
-             "and player count).")
+             "and player count)." + (" The Loge has its own section." if loge.any() and (~loge).any() else ""))
+    share = t["order_share"]
+    base = share[share["item_set"].isin(f["set_basic"].unique())]
+    if len(base):
+        sec.para("Every difference is against `basic`, which is a sample too: the Order's share of its team wins "
+                 "is " + ", ".join(f"{rate_cell(r.rate, r.lo, r.hi)} at {r.players}" for r in base.itertuples())
+                 + " players. A pair can differ because `basic` sits off 50% by chance, so for fairness the "
+                 "findings judge the pair and also each side against 50%.")
     sec.table("Outcome change per item added to basic", disp)
     return sec
 

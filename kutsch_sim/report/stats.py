@@ -187,14 +187,61 @@ def newcombe_paired(a: int, b: int, c: int, d: int, level: float = LEVEL) -> tup
     return float(dd), float(lo), float(hi)
 
 
+def paired_counts(x: ArrayLike, y: ArrayLike) -> tuple[int, int, int, int]:
+    """The 2 x 2 table of paired 0/1 outcomes: pairs with a success both ways, only in ``x``,
+    only in ``y``, neither (the middle two are the discordant pairs, the only ones that carry
+    the difference)."""
+    xa, ya = np.asarray(x, bool), np.asarray(y, bool)
+    return int((xa & ya).sum()), int((xa & ~ya).sum()), int((~xa & ya).sum()), int((~xa & ~ya).sum())
+
+
 def paired_diff(x: ArrayLike, y: ArrayLike, level: float = LEVEL) -> tuple[float, float, float]:
     """Mean of ``x - y`` over paired 0/1 outcomes (the same game played two ways) with
     :func:`newcombe_paired`'s interval: ``(diff, lo, hi)``; NaN without pairs. Pairing removes
     the deal's share of the variance, so the interval is narrower than Newcombe's for
     independent samples."""
-    xa, ya = np.asarray(x, bool), np.asarray(y, bool)
-    return newcombe_paired(int((xa & ya).sum()), int((xa & ~ya).sum()), int((~xa & ya).sum()),
-                           int((~xa & ~ya).sum()), level)
+    return newcombe_paired(*paired_counts(x, y), level)
+
+
+def normal_interval(est: ArrayLike, se: ArrayLike, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """``est -/+ z * se``: the interval of an estimate with a known standard error."""
+    h = z_value(level) * np.asarray(se, float)
+    e = np.asarray(est, float)
+    return e - h, e + h
+
+
+def range_under_null(cov: np.ndarray, draws: int = 20_000, seed: int = 0) -> float:
+    """Expected best-minus-worst of k rates that differ by chance alone: the mean range of
+    ``draws`` vectors drawn from a normal with mean 0 and covariance ``cov`` (k x k, the rates'
+    covariance). Picking the extremes makes the observed gap positive even with no effect; this
+    is how large it is then. A fixed ``seed``: the same tables give the same figure."""
+    c = np.asarray(cov, float)
+    if c.ndim != 2 or c.shape[0] < 2 or not np.isfinite(c).all():
+        return float("nan")
+    w, v = np.linalg.eigh((c + c.T) / 2)
+    root = v * np.sqrt(np.clip(w, 0.0, None))  # cov = root @ root.T, also when it is singular
+    z = np.random.default_rng(seed).standard_normal((draws, c.shape[0])) @ root.T
+    return float((z.max(axis=1) - z.min(axis=1)).mean())
+
+
+def influence_cov(game: np.ndarray, code: np.ndarray, win: np.ndarray, k: int) -> np.ndarray:
+    """Covariance (k x k) of k group win rates measured on the same games, clustered by game.
+
+    ``game`` (0..G-1), ``code`` (group 0..k-1, -1 for none) and ``win`` are per seat-game. With
+    u_gi = (w_gi - p_i n_gi) / N_i the influence of game g on the rate of group i, the
+    covariance is G/(G-1) * U'U (the sandwich estimator of :func:`clustered_vars`, for all
+    pairs of groups at once)."""
+    ok = np.asarray(code) >= 0
+    g, c, w = np.asarray(game)[ok], np.asarray(code)[ok].astype(np.int64), np.asarray(win, bool)[ok]
+    games = np.unique(g)
+    gi = np.searchsorted(games, g)
+    n = np.bincount(gi * k + c, minlength=len(games) * k).reshape(len(games), k)
+    wn = np.bincount(gi * k + c, weights=w, minlength=len(games) * k).reshape(len(games), k)
+    big_n = n.sum(axis=0).astype(float)
+    p = np.divide(wn.sum(axis=0), big_n, out=np.zeros(k), where=big_n > 0)
+    u = (wn - p * n) / np.where(big_n > 0, big_n, 1.0)
+    m = len(games)
+    return (m / max(m - 1, 1)) * (u.T @ u)
 
 
 # ------------------------------------------------------------------ seat-games clustered by game

@@ -28,13 +28,16 @@ from .data import (
     standard_runs,
     standard_variant,
 )
-from .stats import LEVEL, diff_frame, grouped_rates, paired_diff
+from .stats import LEVEL, diff_frame, grouped_rates, newcombe_paired, paired_counts
 
 KEYS = ["players", "item_set"]
 RATE_COLS = ["n", "wins", "rate", "lo", "hi"]
 COMPARE_OUTCOMES = ("team", "order", "brotherhood", "solo", "timeout")
 ORDER, BROTHERHOOD, SOLO, TIMEOUT, ERROR = range(5)  # codes of OUTCOMES
 DECL_KINDS = tuple(DECL_LABELS)  # team, drink, loge, fortune
+# the twins' 2 x 2 counts of a paired comparison: success both ways, only the first, only the second, neither
+PAIR_COLS = {"drink": ("both_ways", "only_on", "only_off", "neither_way"),
+             "variant": ("both_ways", "only_variant", "only_base", "neither_way")}
 
 
 def _rates(frame: pd.DataFrame, by: list[str], success: np.ndarray, pool: str | None = "item_set",
@@ -121,11 +124,13 @@ def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
 
     Only player count x item set cells that have games both ways; ``all`` pools those.
     Columns: players, item_set, team, n_on, wins_on, rate_on, lo_on, hi_on, n_off, ...,
-    diff (on - off), diff_lo, diff_hi, paired. ``paired``: every game on has its twin off
-    (same seed, game index and deal: api.GameConfig.config_id leaves the switch out), and the
-    difference is the mean over those pairs with Newcombe's paired interval
-    (:func:`.stats.paired_diff`); otherwise Newcombe's interval for independent samples. Empty (with these columns) if there
-    are no off runs.
+    diff (on - off), diff_lo, diff_hi, paired, both_ways, only_on, only_off, neither_way.
+    ``paired``: every game on has its twin off (same seed, game index and deal:
+    api.GameConfig.config_id leaves the switch out), and the difference is the mean over those
+    pairs with Newcombe's paired interval (:func:`.stats.newcombe_paired`) from the twins'
+    2 x 2 counts (won both ways, only with the Drink, only without, neither; NaN when not
+    paired); otherwise Newcombe's interval for independent samples. Empty (with these
+    columns) if there are no off runs.
     """
     d = normalize(df)
     d = d.loc[(d["variant"] == standard_variant(d)).to_numpy() & odd(d["players"]),
@@ -134,7 +139,7 @@ def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     both_ways = g["drink"].nunique().to_numpy() == 2  # per cell, in ngroup order
     d = d[both_ways[g.ngroup().to_numpy()]] if len(d) else d
     cols = KEYS + ["team"] + [f"{c}_{s}" for s in ("on", "off") for c in RATE_COLS] + [
-        "diff", "diff_lo", "diff_hi", "paired"]
+        "diff", "diff_lo", "diff_hi", "paired"] + list(PAIR_COLS["drink"])
     if len(d) == 0:
         return pd.DataFrame(columns=cols)
     w, m = _winner(d), _minority(d)
@@ -151,14 +156,17 @@ def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
         b = a[KEYS].merge(b, on=KEYS, how="left").fillna({"n": 0, "wins": 0})
         r = pd.concat([a[KEYS], diff_frame(a, b, level, ("_on", "_off"))], axis=1)
         r["paired"] = False
+        for c in PAIR_COLS["drink"]:
+            r[c] = np.nan
         for i, row in r.iterrows():
             sel = twins["players"] == row["players"]
             if row["item_set"] != "all":
                 sel &= twins["item_set"] == row["item_set"]
             pairs = twins[sel]
             if len(pairs) and len(pairs) == row["n_on"] == row["n_off"]:
-                x, y = won[pairs["row_on"].to_numpy()], won[pairs["row_off"].to_numpy()]
-                r.loc[i, ["diff", "diff_lo", "diff_hi"]] = paired_diff(x, y, level)
+                counts = paired_counts(won[pairs["row_on"].to_numpy()], won[pairs["row_off"].to_numpy()])
+                r.loc[i, list(PAIR_COLS["drink"])] = counts
+                r.loc[i, ["diff", "diff_lo", "diff_hi"]] = newcombe_paired(*counts, level)
                 r.loc[i, "paired"] = True
         r.insert(2, "team", team)
         parts.append(r)
@@ -355,7 +363,9 @@ def variant_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     team won, ``order``, ``brotherhood``, ``solo``, ``timeout``, and at odd N ``minority`` =
     the smaller team won), n/wins/rate/lo/hi ``_variant`` and ``_base``, diff (variant - base),
     diff_lo, diff_hi, paired (True: every variant game has its base twin, the same deal, and the
-    difference and interval are those of the pairs, :func:`.stats.paired_diff`; else Newcombe's).
+    difference and interval are those of the pairs, :func:`.stats.newcombe_paired`; else
+    Newcombe's), both_ways, only_variant, only_base, neither_way (the twins' 2 x 2 counts; NaN
+    when not paired).
     """
     d = normalize(df)
     on = d.loc[d["drink"].to_numpy(bool) | ~odd(d["players"])]
@@ -378,6 +388,8 @@ def variant_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     out.insert(2, "variant", out["set_variant"].str.split("|").str[1])
     out = out.drop(columns=["set_base", "set_variant"])
     out["paired"] = False
+    for c in PAIR_COLS["variant"]:
+        out[c] = np.nan
     # game by game where every variant game has its base twin (same seed, game and deal;
     # api.GameConfig.config_id leaves the variant out): Newcombe's paired interval
     w, m = _winner(frame), _minority(frame)
@@ -394,8 +406,9 @@ def variant_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
             continue
         for i in idx:
             hit = hits[out.at[i, "outcome"]]
-            out.loc[i, ["diff", "diff_lo", "diff_hi"]] = paired_diff(hit[twins["row_v"].to_numpy()],
-                                                                     hit[twins["row_b"].to_numpy()], level)
+            counts = paired_counts(hit[twins["row_v"].to_numpy()], hit[twins["row_b"].to_numpy()])
+            out.loc[i, list(PAIR_COLS["variant"])] = counts
+            out.loc[i, ["diff", "diff_lo", "diff_hi"]] = newcombe_paired(*counts, level)
             out.at[i, "paired"] = True
     return out.sort_values(["variant", "players", "item_set", "outcome"], ignore_index=True)
 

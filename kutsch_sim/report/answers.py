@@ -1,0 +1,196 @@
+"""The report's first and last words: the answers table (the three questions the tool exists
+for), how the verdicts are made, and the provenance appendix.
+
+The answers are checks of the findings' family (:func:`.findings.answer_checks`), so an answer
+and its finding always carry the same interval and verdict. When the results hold several
+skill rungs (a ``rung`` column; the report is then made from the top rung), each answer gets a
+robustness verdict: whether it moved between the two strongest rungs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from . import plots
+from .checks import TESTS, evaluate, fmt_interval, fmt_level, fmt_value
+from .findings import answer_checks, rung_estimates
+from .sections import Section
+
+RUNG = "rung"
+QUESTIONS = {"team balance": "Are the teams even?",
+             "Drink of Power": "What does the Drink do for the smaller team?",
+             "Loge": "What does the Loge do?"}
+
+
+def rungs(df: pd.DataFrame) -> list:
+    """The skill rungs in ``df`` (sorted, weakest first), or ``[]`` without a ``rung`` column
+    or with a single rung."""
+    if RUNG not in df.columns:
+        return []
+    values = sorted(pd.unique(df[RUNG]))
+    return values if len(values) > 1 else []
+
+
+def _show(x: float, share: bool) -> str:
+    return f"{100 * x:.1f}%" if share else f"{100 * x:+.1f}"
+
+
+def robustness(by_rung: dict[object, dict[str, pd.DataFrame]]) -> pd.DataFrame:
+    """Per answer (topic, players): does it hold between the two strongest rungs?
+
+    ``by_rung`` maps each rung (sorted weakest first) to its tables. ``settled``: the top two
+    rungs' estimates differ by less than 1.96 standard errors of their difference (a 95% test);
+    ``moves with skill`` otherwise. Columns: topic, players, robustness (the verdict with both
+    estimates).
+    """
+    keys = list(by_rung)
+    top, below = keys[-1], keys[-2]
+    a = rung_estimates(by_rung[top]).set_index(["topic", "players"])
+    b = rung_estimates(by_rung[below]).set_index(["topic", "players"])
+    both = a.join(b, lsuffix="_top", rsuffix="_below", how="left")
+    rows = []
+    for (topic, players), r in both.iterrows():
+        share = topic == "team balance"
+        if pd.isna(r["estimate_below"]):
+            text = f"only rung {top} has it"
+        else:
+            se = float(np.hypot(r["se_top"], r["se_below"]))
+            same = abs(r["estimate_top"] - r["estimate_below"]) <= 1.96 * se
+            text = (f"{'settled' if same else 'moves with skill'} (rung {below}: "
+                    f"{_show(r['estimate_below'], share)}, rung {top}: {_show(r['estimate_top'], share)})")
+        rows.append({"topic": topic, "players": players, "robustness": text})
+    return pd.DataFrame(rows, columns=["topic", "players", "robustness"])
+
+
+def _answer_words(c, row) -> str:
+    w, v = c.words, row["verdict"]
+    if c.topic == "team balance":
+        if v == "noise":
+            return "even"
+        return ("the Order" if row["estimate"] > 0.5 else "the Brotherhood") + " ahead"
+    if c.topic == "Drink of Power":
+        closed = f"; closes {100 * w['closed']:.0f}% of the gap" if np.isfinite(w.get("closed", np.nan)) else ""
+        return f"smaller team wins {100 * w['off']:.1f}% → {100 * w['on']:.1f}% of games{closed}"
+    solo = f"solo wins end {100 * w['solo']:.1f}% of games; " if "solo" in w else ""
+    return f"{solo}team wins {fmt_value(row['estimate'], c)} points"
+
+
+def answers_table(t: dict[str, pd.DataFrame], m: int, robust: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The answers as a display table (strings), in the family of ``m`` checks of the findings.
+
+    Columns: question, players, answer, measure, estimate, 95% interval, corrected interval,
+    verdict, and ``robustness`` only when ``robust`` (from :func:`robustness`) is given.
+    """
+    rows = []
+    for c in answer_checks(t):
+        row = evaluate(c, m)
+        if np.isnan(row["estimate"]):
+            continue
+        measure = {"team balance": "Order's share of team wins",
+                   "Drink of Power": "smaller team's win rate, Drink on − off" + (" (same deals)" if c.kind == "paired"
+                                                                                   else ""),
+                   "Loge": "team wins, Loge in − out of the deck"}[c.topic]
+        rows.append({"question": QUESTIONS[c.topic], "players": c.players, "answer": _answer_words(c, row),
+                     "measure": measure, "estimate": fmt_value(row["estimate"], c),
+                     "95% interval": fmt_interval(row["lo"], row["hi"], c),
+                     f"corrected interval ({fmt_level(row['level_corrected'])})":
+                         fmt_interval(row["lo_corrected"], row["hi_corrected"], c),
+                     "verdict": row["verdict"], "_topic": c.topic})
+    out = pd.DataFrame(rows)
+    if len(out) and robust is not None and len(robust):
+        r = robust.set_index(["topic", "players"])["robustness"]
+        out["robustness"] = [r.get((a, b), "–") for a, b in zip(out["_topic"], out["players"], strict=True)]
+    return out.drop(columns="_topic") if len(out) else out
+
+
+def answers_section(t: dict[str, pd.DataFrame], findings: pd.DataFrame, robust: pd.DataFrame | None = None,
+                    top_rung=None) -> Section:
+    sec = Section("Answers", csv=["answers.csv"])
+    m = int((findings["verdict"] != "descriptive").sum()) if len(findings) else 0
+    table = answers_table(t, m, robust) if m else pd.DataFrame()
+    if len(table) == 0:
+        sec.para("There are not enough games under the standard rules to answer anything.")
+        return sec
+    sec.para(
+        "The three questions this report exists for, at each player count, as these bots play the game. "
+        "**Teams**: the Order's share of the games won by a team, item sets pooled; 50% is even at every count "
+        "(at odd counts the smaller team is the Order or the Brotherhood at random, R2.2). **Drink of Power**: "
+        "the smaller team's win rate with the Drink minus without it, and how much of the gap to the larger "
+        "team it closes. **Loge**: how often its holder wins alone, and how far team wins fall when it is in "
+        "the deck (the same games seen from the teams: one fact, one verdict). Each verdict follows from the "
+        f"corrected interval beside it: *clear* if it excludes no effect, *likely* if only the 95% interval "
+        f"does, *noise* otherwise; the correction runs over all {m} checks of the findings below "
+        "(how: *How the verdicts are made*).")
+    if robust is not None and len(robust):
+        sec.para(f"The results hold several skill rungs; every number here is the top rung's ({top_rung}). "
+                 "*Robustness*: *settled* when the top two rungs agree within their 95% interval, *moves with "
+                 "skill* when they do not (then the answer describes these bots more than the game).")
+    sec.table("Answers (the interval the verdict uses is the corrected one)", table)
+    return sec
+
+
+def methods_section(findings: pd.DataFrame) -> Section:
+    sec = Section("How the verdicts are made")
+    m = int((findings["verdict"] != "descriptive").sum()) if len(findings) else 0
+    level = fmt_level(1 - 0.05 / max(m, 1))
+    sec.para("One test per kind of check; every verdict uses the interval printed beside it:")
+    sec.bullets([
+        f"a share against 50% (team balance, the smaller team's share of team wins): {TESTS['one']};",
+        f"two groups of different games (the Loge in or out of the deck, an item added to `basic`, a variant "
+        f"without twins): {TESTS['two']};",
+        f"the same deals played two ways (the Drink of Power on and off, a variant with twins): {TESTS['paired']}; "
+        "only the deals whose result changed carry the difference, and their counts are printed;",
+        f"groups of seats measured in the same games (a starting item per count, best minus worst seat or "
+        f"occupation): {TESTS['normal']}. A best-minus-worst spread is picked from k(k-1)/2 pairs, so its "
+        "interval is widened for them, and the spread chance alone would give (simulated from the rates' "
+        "clustered covariance) is printed beside it: a gap is only a finding beyond that.",
+    ])
+    sec.para(
+        f"**The family.** All {m} checks of the findings table form one family, corrected by Bonferroni: a check's "
+        f"corrected interval is at 1 − 0.05/{m} = {level} (a spread's at 1 − 0.05/({m} × its pairs)). *Clear*: the "
+        "corrected interval excludes no effect (50%, or 0 points). *Likely*: only the plain 95% interval does; "
+        f"about {0.05 * max(m, 1):.0f} such would appear by luck among {m} checks with no effect at all. *Noise*: "
+        "the 95% interval covers no effect. Bounds are printed with as many decimals as it takes to show on "
+        "which side of no effect they fall. *Descriptive* rows (the Loge holders' win rate, headlines pooled over "
+        "player counts) are shown with their 95% interval and are not tests: they are neither in the family nor "
+        "counted as effects.")
+    sec.para(
+        "Seats of one game win and lose together (or against each other), so where a group can hold several "
+        "seats of a game (seats that started with a Key, seats that held the Loge) or two groups are compared in "
+        "the same games (best against worst seat or occupation, with against without an item), the variances "
+        "are clustered by game, measured on the games themselves.")
+    return sec
+
+
+def provenance_section(df: pd.DataFrame, std: pd.DataFrame, command: str | None, manifest: dict | None) -> Section:
+    cmd = command or (manifest or {}).get("command") or "not recorded"
+    cmd = (" ".join(map(str, cmd)) if isinstance(cmd, (list, tuple)) else str(cmd)).replace("`", "'")
+    sec = Section("Appendix: provenance")
+    sec.para(f"**Produced by:** `{cmd}`")
+    if manifest:
+        # 'report' is a path relative to where the run was made: wrong once the report is copied
+        facts = {k: v for k, v in manifest.items()
+                 if isinstance(v, (str, int, float, bool)) and k not in ("command", "report")}
+        sec.bullets([f"{k}: `{v}`" for k, v in list(facts.items())[:12]])
+    if len(df) == 0:
+        sec.para("**Data:** no games.")
+        return sec
+    counts = sorted(int(x) for x in df["players"].unique())
+    sets = plots.set_order(df["item_set"].astype(str).unique())
+    off = int((~df["drink"] & (df["players"] % 2 == 1)).sum())
+    bots = sorted({str(b) for p in range(10) if f"bot_{p}" in df for b in df[f"bot_{p}"].unique()} - {"none"})
+    errors = int((df["winner"] == "error").sum())
+    sec.para(
+        f"**Data:** {len(df):,} games at {', '.join(map(str, counts))} players; item sets "
+        f"{', '.join(f'`{s}`' for s in sets)}; variants {', '.join(sorted(map(str, df['variant'].unique())))}; "
+        f"bot profiles {', '.join(bots) or 'not recorded'}; {df['seed'].nunique()} master seed(s). "
+        f"{len(std):,} games use the standard rules (base variant, Drink of Power on at odd counts) and make up "
+        f"every table except the Drink-of-Power comparison, which also uses the {off:,} games played with the "
+        "Drink switched off, and the rule variants'."
+        + (" No item set with the Coat (the item) is played at 10 players, where the Coat is not used (R2.3)."
+           if 10 in counts and any("Coat" in x.replace("Coat of Armor", "") for x in sets) else "")
+        + " (The Coat, a trade-effect item, is not the Coat of Armor of the Loge, the solo-victory item.)"
+        * any("Coat" in x for x in sets)
+        + (f" **{errors:,} games ended in an engine error.**" if errors else ""))
+    return sec
