@@ -46,11 +46,11 @@ def robustness(by_rung: dict[object, dict[str, pd.DataFrame]]) -> pd.DataFrame:
     """
     keys = list(by_rung)
     top, below = keys[-1], keys[-2]
-    a = rung_estimates(by_rung[top]).set_index(["topic", "players"])
-    b = rung_estimates(by_rung[below]).set_index(["topic", "players"])
-    both = a.join(b, lsuffix="_top", rsuffix="_below", how="left")
+    both = rung_estimates(by_rung[top]).merge(rung_estimates(by_rung[below]), on=["topic", "players"],
+                                              how="left", suffixes=("_top", "_below"))
     rows = []
-    for (topic, players), r in both.iterrows():
+    for r in both.to_dict("records"):
+        topic, players = r["topic"], r["players"]
         share = topic == "team balance"
         if pd.isna(r["estimate_below"]):
             text = f"only rung {top} has it"

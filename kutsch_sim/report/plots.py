@@ -308,7 +308,7 @@ def length_plot(games: pd.DataFrame, lengths: pd.DataFrame, path: Path) -> Path 
             ax.set_xlabel(f"turns ({width}-turn bars)" if width > 1 else "turns (one bar a turn)")
             note = (f"{beyond:,} games past {bins[-1]}" + (f",\n{at_cap:,} of them at the turn cap" if at_cap else "")
                     if beyond else None)
-            ax.legend(fontsize=8, loc="upper right", title=note, title_fontsize=7)
+            ax.legend(fontsize=8, loc="best", title=note, title_fontsize=7)
             ax.set_yticks([])
         for ax in axes[len(counts):]:
             ax.set_visible(False)
