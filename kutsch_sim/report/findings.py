@@ -29,10 +29,6 @@ def _pts(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
-def _change(est: float) -> str:
-    return "raises" if est > 0 else "lowers" if est < 0 else "does not change"
-
-
 def _sets(frame: pd.DataFrame) -> list[str]:
     return [x for x in dict.fromkeys(frame["item_set"].astype(str)) if x != "all"]
 
@@ -242,8 +238,8 @@ def _body(c: Check, est: float) -> str:
         return f"{at} starting with the {c.subject} ({c.n:,} seat-games) changes a player's win rate by {v} points"
     if c.topic == "rule variant":
         games = f"the same {c.n:,} deals played both ways" if w["paired"] else f"{c.n:,} games"
-        return (f"{at} the {w['variant']} variant (`{w['set']}`) {_change(est)} {w['what']} by {v} points against "
-                f"the base game ({games})")
+        return (f"{at} the {w['variant']} variant (`{w['set']}`, {games}) changes {w['what']} by {v} points "
+                "against the base game")
     return (f"{at} adding the {c.subject} to `basic` shifts the Order's share of team wins by {v} points "
             f"(`{w['set']}` against `{w['basic']}`)")
 
