@@ -58,7 +58,8 @@ std = df[(df.variant == "base") & (df.drink | (df.players % 2 == 0))]   # standa
 std.groupby(["players", "item_set"], observed=True).winner.value_counts(normalize=True)'''
 
 
-RECOMPUTE_TEXT = ("Every table above is a few lines of pandas on the results store, for example the first one "
+RECOMPUTE_TEXT = ("Every table above is a few lines of pandas on the results store, for example the shares of "
+                  "games won in *Who wins* "
                   "(replace `RESULTS_DIR`; a seat wins when `winner` is its `team_{p}`, or `winner == \"solo\"` "
                   "and `solo_seat == p`):")
 
