@@ -45,7 +45,7 @@ def configure() -> Path:
     return path
 
 
-def kernel_cached(kernel: str = "play_batch_nb") -> bool:
+def kernel_cached(kernel: str = "play_games_nb") -> bool:
     """Whether numba's cache holds ``kernel`` of ``kutsch_sim/play.py`` (the batch kernel, or
     ``play_one_nb`` for one traced game) compiled from *these* files. numba keeps each source
     folder's entries in a subfolder named after the folder and the sha1 of its absolute path

@@ -163,9 +163,9 @@ def run_batch(cfg: GameConfig, seed: int, game0: int, n_games: int, *, debug: bo
     """Play games game0 .. game0+n_games-1 of ``cfg``; int32[n_games, N_REC] records.
 
     Uses numba's current thread count (``numba.set_num_threads``)."""
-    from .play import play_batch_nb
+    from .play import play_batch
 
     seed = check_seed(seed)
     n, in_game, stamped, bots, params = cfg.arrays()
-    return play_batch_nb(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game0, n_games,
-                         cfg.turn_cap, cfg.drink, 1 if debug else 0, cfg.variant_bits)
+    return play_batch(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game0, n_games,
+                      cfg.turn_cap, cfg.drink, 1 if debug else 0, cfg.variant_bits)

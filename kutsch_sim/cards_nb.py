@@ -8,7 +8,7 @@ is written here once; the engine's rules and the bots' estimates both read it.
 
 from __future__ import annotations
 
-from numba import njit
+from .jit import njit
 
 from .enums import BROTHERHOOD, IK, ORDER
 

@@ -1,16 +1,53 @@
-"""numba glue that works compiled and in plain Python (``NUMBA_DISABLE_JIT=1``).
+"""numba glue that works compiled and in plain Python (``NUMBA_DISABLE_JIT=1``), and the
+``njit`` every kernel module takes from here.
 
 A kernel takes the game state as one record, ``buf[0]`` of a one-element structured array.
 Compiled, ``buf[0]`` is that record; in plain Python it is a ``numpy.void``, which has no
 attribute access (``st.loc``), so there the buffer is viewed as a record array first. Every
 kernel that makes a state takes its record through :func:`record_nb`, so the rules and the
 bots can be stepped through in a debugger and measured for line coverage.
+
+**Optimised where it runs.** numba compiles each jitted function as a library of its own and
+links into every caller the code of everything it calls, then runs LLVM's full pipeline
+(``NUMBA_OPT``, 3 by default) over the whole again. The code that runs is the outermost
+kernel's (the one called from Python), whose own pass covers all it calls; a function
+compiled only because another calls it gets its pipeline run again inside each caller. So
+while numba compiles such a nested function, :class:`_OptimiseOutermost` lowers the level to
+``NESTED_OPT`` (1: constants folded, registers promoted, so the code stays small and
+cacheable), and the outermost compile runs at the level it was given. Same results (no
+fast-math, so no reordered arithmetic: the golden records check it), the same speed of the
+kernels that run, and about a fifth less cold compile (``docs/performance.md``). A nested
+function called later from Python runs its level-1 code, which only the tests do.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import config, njit
+from numba.core import event
+
+__all__ = ["NESTED_OPT", "njit", "record_nb"]
+
+NESTED_OPT = 1
+
+
+class _OptimiseOutermost(event.Listener):
+    """Lower ``numba.config.OPT`` to ``NESTED_OPT`` while numba compiles a function inside the
+    compile of another (numba compiles under one global lock, so the stack is the nesting)."""
+
+    def __init__(self) -> None:
+        self._levels: list = []
+
+    def on_start(self, event_) -> None:
+        self._levels.append(config.OPT)
+        if len(self._levels) > 1:
+            config.OPT = min(NESTED_OPT, int(self._levels[0]))
+
+    def on_end(self, event_) -> None:
+        config.OPT = self._levels.pop()
+
+
+event.register("numba:compile", _OptimiseOutermost())
 
 DISABLE_JIT = bool(config.DISABLE_JIT)
 

@@ -9,10 +9,10 @@ record does not depend on the thread count, the chunking or whether it is traced
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from .jit import njit
 
 from .bots.dispatch import final_beliefs_nb, seat_bots_nb
-from .engine.game import play_nb, play_turns_nb
+from .engine.game import play_turns_nb
 from .engine.state import new_state_nb, setup_nb
 from .enums import N_REC, SC
 from .jit import record_nb
@@ -52,7 +52,7 @@ def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_
     st = record_nb(buf)
     init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
                      variants)
-    play_nb(st)
+    play_turns_nb(st, -1)
     final_beliefs_nb(st)
     m = min(st.sc[SC.N_EVENTS], st.sc[SC.LOG_CAP])
     res = (st.rec.copy(), st.log[:m].copy(), st.sc.copy(), st.mem.bel_team.copy(), st.mem.bel_minor.copy())
@@ -60,26 +60,49 @@ def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_
     return res
 
 
-@njit(cache=True, parallel=True)
-def play_batch_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug,
-                  variants):
-    """Play games game0 .. game0+n_games-1 of one configuration in parallel.
+@njit(cache=True, nogil=True)
+def play_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, turn_cap, drink_on, debug, variants,
+                  out):
+    """Play games game0 .. game0+len(out)-1 of one configuration, one after another, into the
+    int32[n_games, N_REC] ``out`` (mutated). Releases the GIL, so :func:`play_batch` runs it
+    on several threads at once."""
+    buf = new_state_nb(0, np.zeros((0, 3), np.int32))
+    st = record_nb(buf)
+    for i in range(out.shape[0]):
+        init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap, drink_on,
+                         debug, variants)
+        play_turns_nb(st, -1)
+        out[i, :] = st.rec
+    keep_alive_nb(buf)
 
-    Returns int32[n_games, N_REC]. ``variants``: bit mask of ``enums.Variant`` (R10).
-    """
+
+def play_batch(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug,
+               variants, threads=None):
+    """Play games game0 .. game0+n_games-1 of one configuration on ``threads`` threads (default:
+    numba's current thread count, ``numba.set_num_threads``). Returns int32[n_games, N_REC].
+
+    Threads, not a ``prange`` loop: numba compiles a parallel loop's body into three more
+    libraries, each holding the whole engine and the bots again, which made a third of the cold
+    compile. Each thread plays whole slices of games with :func:`play_games_nb`, which releases
+    the GIL; a game's record depends only on its own stream, so not on the slicing."""
+    import numba
+
     out = np.zeros((n_games, N_REC), np.int32)
-    n_chunks = min(n_games, 64)  # one state (~0.5 MB, mostly the unused log) per chunk of games
-    for ch in prange(n_chunks):
-        buf = new_state_nb(0, np.zeros((0, 3), np.int32))
-        st = record_nb(buf)
-        lo = ch * n_games // n_chunks
-        hi = (ch + 1) * n_games // n_chunks
-        for i in range(lo, hi):
-            init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap,
-                             drink_on, debug, variants)
-            play_nb(st)
-            out[i, :] = st.rec
-        keep_alive_nb(buf)
+    threads = max(1, min(numba.get_num_threads() if threads is None else int(threads), n_games))
+    args = (n, in_game, stamped, bots, bparams, seed, config_id)
+    rest = (turn_cap, drink_on, debug, variants)
+    if threads == 1:
+        play_games_nb(*args, game0, *rest, out)
+        return out
+    from concurrent.futures import ThreadPoolExecutor
+
+    n_slices = min(n_games, 8 * threads)  # a few slices a thread even out their lengths
+    bounds = [k * n_games // n_slices for k in range(n_slices + 1)]
+    with ThreadPoolExecutor(max_workers=threads) as ex:
+        jobs = [ex.submit(play_games_nb, *args, game0 + lo, *rest, out[lo:hi])
+                for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+        for j in jobs:
+            j.result()
     return out
 
 

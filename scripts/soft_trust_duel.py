@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's 
 from kutsch_sim.api import GameConfig  # noqa: E402
 from kutsch_sim.bots.params import P_SOFT_TRUST  # noqa: E402
 from kutsch_sim.enums import REC, WIN  # noqa: E402
-from kutsch_sim.play import play_batch_nb  # noqa: E402
+from kutsch_sim.play import play_batch  # noqa: E402
 from kutsch_sim.sim.options import parse_players  # noqa: E402
 
 
@@ -34,8 +34,8 @@ def duel(n: int, trust: float, games: int, seed: int) -> np.ndarray:
         mine = np.array([(p % 2) == first for p in range(n)])
         params = params.copy()
         params[:n][mine, P_SOFT_TRUST] = trust
-        rec = play_batch_nb(n_, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, 0, games // 2,
-                            cfg.turn_cap, cfg.drink, 0, cfg.variant_bits)
+        rec = play_batch(n_, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, 0, games // 2,
+                         cfg.turn_cap, cfg.drink, 0, cfg.variant_bits)
         team = rec[:, REC.TEAM0:REC.TEAM0 + n]
         win = rec[:, REC.WINNER]
         won = (team == win[:, None]) & ((win == WIN.ORDER) | (win == WIN.BROTHERHOOD))[:, None]

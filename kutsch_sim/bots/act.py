@@ -9,7 +9,7 @@ whom to name is kept in the seat's memory for the DECL_NAME decisions that follo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..cards_nb import (
     C_COAT,

@@ -57,7 +57,7 @@ The evidence itself is gathered event by event by ``bots.observer``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..enums import MAX_PLAYERS, N_CARDS, ORDER
 from .intrinsics import T_HARD, T_HARD_MIN, T_MIN, T_Z, pair_sums_nb, team_sums_nb

@@ -9,7 +9,7 @@ traced game and the same game in a batch are identical.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..enums import DCTX_A, DCTX_B, DEC, EV, MAX_PLAYERS, SC, VAR
 from ..rng import below_nb

@@ -6,7 +6,7 @@ of the chosen option and writes its reason to ``v.out`` (``values.out_nb``).
 
 from __future__ import annotations
 
-from numba import njit
+from ..jit import njit
 
 from ..cards_nb import (
     C_LOGE,

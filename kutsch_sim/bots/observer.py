@@ -13,7 +13,7 @@ fight take, Priest), it drops by the chance that this was the card, (h-1)/h for 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..cards_nb import (
     C_DAGGER,

@@ -10,7 +10,8 @@ vs "theirs"); equal scores are broken with the game's random stream.
 
 from __future__ import annotations
 
-from numba import njit
+import numpy as np
+from ..jit import njit
 
 from ..cards_nb import (
     C_LOGE,
@@ -373,7 +374,7 @@ def choose_nb(v):
         return choose_sextant_dir_nb(v)
     if k == DEC.SEXTANT_PASS:
         prep_nb(v)
-        return choose_return_nb(v, v.ctx[DCTX_B], False, R_SEXTANT_PASS)
+        return choose_return_nb(v, v.ctx[DCTX_B], np.bool_(False), np.int64(R_SEXTANT_PASS))
     if k == DEC.COAT_PICK:
         return choose_coat_nb(v)
     if k == DEC.CLAIR_USE:

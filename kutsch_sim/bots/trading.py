@@ -6,7 +6,7 @@ of the chosen option and writes its reason to ``v.out`` (``values.out_nb``).
 
 from __future__ import annotations
 
-from numba import njit
+from ..jit import njit
 
 from ..cards_nb import (
     C_BAG_GOBLET,
@@ -65,7 +65,7 @@ from .values import (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def transfer_nb(v, c, t, occ_used):
     """Value for my team of card c leaving my hand for seat t (no trade effects)."""
     s = give_value_nb(v, c, t)

@@ -16,7 +16,7 @@ before it is read, so prep_nb leaves it alone).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..cards_nb import (
     C_BAG_GOBLET,
@@ -221,7 +221,7 @@ def keep_value_nb(c, team, bags_open, deck_n, my_any, occ_used):
     return 0.1  # Mirror
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def give_value_nb(v, c, t):
     """Change in our team's prospects when card c goes from me to seat t (victory items,
     Pearl, Loge), before trade effects; ``v`` is the seat's View (prep_nb done)."""

@@ -71,7 +71,7 @@ decision it checks, SUPPORT and FIGHT_PLAY among them.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..enums import DEC, MAX_PLAYERS, N_CARDS, N_DCTX, SC
 from .beliefs import A_MAX, kept_nb

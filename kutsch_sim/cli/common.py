@@ -122,7 +122,7 @@ COMPILING = ("kutsch-sim: compiling the engine (first run of these sources: abou
              "cached afterwards)")
 
 
-def kernel_cached(kernel: str = "play_batch_nb") -> bool:
+def kernel_cached(kernel: str = "play_games_nb") -> bool:
     """Whether numba's cache holds ``kernel`` compiled from these sources (kutsch_sim._jitcache)."""
     from .._jitcache import kernel_cached as cached
 

@@ -9,7 +9,7 @@ the chosen option *value*. A scripted decision (``st.script``) is taken first wh
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..enums import ERR, SC
 from .seats import ask_nb
@@ -46,7 +46,7 @@ def decide_body_nb(st, seat, kind, n):
     return st.opts[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def yes_no_nb(st, seat, kind):
     """A 0/1 decision (0 = no is listed first)."""
     st.opts[0] = 0

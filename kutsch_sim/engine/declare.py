@@ -3,7 +3,7 @@ fortune-telling (R10 variant: naming the other team's holders of their combinati
 
 from __future__ import annotations
 
-from numba import njit
+from ..jit import njit
 
 from ..cards_nb import kind_nb
 from ..enums import DEC, DK, EV, IK, N_CARDS, REC, SC, VAR, WIN
@@ -52,7 +52,7 @@ def declarable_nb(st, p):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def declare_nb(st, p, kind):
     """Seat p declares victory; ends the game (R6.2-R6.4). Sets winner and record fields.
     A fortune-telling (R10) is checked like a team declaration of the *other* team, made by

@@ -8,7 +8,8 @@ effects (tie draw, or the winner's look-or-take).
 
 from __future__ import annotations
 
-from numba import njit
+import numpy as np
+from ..jit import njit
 
 from ..enums import (
     CLAIR_DRAW,
@@ -84,7 +85,7 @@ def offer_play_nb(st, p, src, a, d, pa, sa, pd, sd):
     return yes_no_nb(st, p, DEC.FIGHT_PLAY)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fight_nb(st, a, d):
     """Seat a attacks seat d. Returns FIGHT_DONE, FIGHT_PRIEST or FIGHT_DOCTOR."""
     n = st.sc[SC.N]
@@ -261,7 +262,7 @@ def fight_nb(st, a, d):
     # R5.8 effects
     if won == SIDE_NONE:
         clair_window_nb(st, CLAIR_DRAW, a)  # R3: the attacker's Clairvoyant, before its draw
-        draw_nb(st, a, 1)
+        draw_nb(st, a, np.int64(1))  # int64, not a literal: one compile of draw_nb
         return FIGHT_DONE
     w = a if won == SIDE_ATT else d
     lo = d if won == SIDE_ATT else a
@@ -269,7 +270,7 @@ def fight_nb(st, a, d):
     return FIGHT_DONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winner_effect_nb(st, w, lo):
     """R5.8: the winner looks at occupation + association (R10 advanced 3-player: one association
     card), or at all items and may take one;

@@ -1,10 +1,21 @@
 """The turn (R3), and play from any position to the end of the game or for a number of turns.
 
-Whole games with their seats, and batches of games, are played by ``kutsch_sim.play``."""
+Whole games with their seats, and batches of games, are played by ``kutsch_sim.play``.
+
+Why so much is ``inline="always"`` here and in the rules' modules: numba compiles every
+jitted function as a library of its own, with the code of everything it calls linked in and
+optimised again. A function that reaches a decision (``decide_nb``) therefore recompiles the
+whole of the bots. The turn, the fight, the declaration and the trade effects are each
+called from one place, so they are inlined into their caller (numba's IR inliner) and cost no
+library of their own. A function called from several places (``play_turns_nb``, which every
+kernel that plays calls; ``decide_body_nb``, ``trade_body_nb``, ``run_effect_nb``,
+``draw_nb``, ...) stays a function: inlined, it would be copied, typed and lowered once per
+place, which costs more than its library.
+``docs/performance.md`` has the measured compile times."""
 
 from __future__ import annotations
 
-from numba import njit
+from ..jit import njit
 
 from ..enums import (
     ACT_ATTACK,
@@ -73,7 +84,7 @@ def diplomat_ready_nb(st, p):
     return st.occ[p] == OC.DIPLOMAT and not st.occ_up[p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_turn_nb(st):
     """One turn of the active seat (R3): Diplomat before, the action, Diplomat after. The
     Clairvoyant, usable "at any point of your own turn" (R3), is offered at the turn's start,
@@ -144,7 +155,7 @@ def play_turns_nb(st, turns):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_nb(st):
     """Play from the current position until a declaration, the turn cap or an error."""
     play_turns_nb(st, -1)

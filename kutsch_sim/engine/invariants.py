@@ -7,7 +7,7 @@ have settled (R2.4), i.e. between turns and after each settle.
 
 from __future__ import annotations
 
-from numba import njit
+from ..jit import njit
 
 from ..enums import ERR, LOC_DECK, LOC_OUT, LOC_PILE, MAX_PLAYERS, N_CARDS, N_OCCS, SC
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
+from ..jit import njit
 
 from ..cards_nb import now_team_nb
 from ..enums import (

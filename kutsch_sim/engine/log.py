@@ -10,7 +10,7 @@ In debug mode (sc[DEBUG] == 1) the invariants are checked after every event.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..enums import SC
 from .invariants import check_nb

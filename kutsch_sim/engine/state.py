@@ -40,7 +40,7 @@ copied into its View record (``bots.view``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..cards_nb import C_BAG_GOBLET, C_BAG_KEY
 from ..enums import (

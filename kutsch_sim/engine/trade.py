@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..jit import njit
 
 from ..cards_nb import C_BAG_GOBLET, C_BAG_KEY, is_bag_nb, kind_nb
 from ..enums import (
@@ -127,7 +127,7 @@ def trade_body_nb(st, a, b, x, forced, name):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trade_effects_nb(st, a, b, x, y):
     """R4.4-R4.5: the receiver of each effect item announces it (passive first); the giver
     may carry it out, the active player first. A Broken Mirror silences both. With
@@ -195,7 +195,7 @@ def run_effect_nb(st, g, q, c):
         sextant_nb(st, g)
     else:  # a Secret Bag: draw one card from the item deck
         clair_window_nb(st, CLAIR_DRAW, g)
-        draw_nb(st, g, 0)
+        draw_nb(st, g, np.int64(0))  # int64, not a literal: one compile of draw_nb
 
 
 @njit(cache=True)
@@ -221,7 +221,7 @@ def tome_nb(st, g, q):
     log_nb(st, EV.TOME, g, q, oq, og)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def coat_nb(st, g):
     """Coat: look through the occupation pile, take one face down, put yours there (R9)."""
     k = 0
@@ -244,7 +244,7 @@ def coat_nb(st, g):
     log_nb(st, EV.COAT, g, old, new, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sextant_nb(st, g):
     """Sextant: g picks a direction; every seat chooses one item, then all pass at once
     (ruling), each to its neighbour on that side. Not a trade: no effects."""
@@ -354,7 +354,7 @@ def clair_window_body_nb(st, window, drawer):
         clairvoyant_nb(st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clairvoyant_nb(st, p):
     """R8 Clairvoyant: look through the deck, put two chosen cards on top (the first chosen
     on top), shuffle the rest beneath. Fewer than two cards: take what there is."""
