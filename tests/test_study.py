@@ -220,6 +220,7 @@ def test_unwritable_out_exits_2(tmp_path):
     assert res.exit_code == 2 and res.stderr.count("\n") == 1 and "cannot write" in res.stderr, res.output
 
 
+@pytest.mark.slow
 def test_interrupt_then_resume_is_identical(study, tmp_path, monkeypatch):
     ref = study[0] / "results"
     out = tmp_path / "s"
@@ -265,6 +266,7 @@ def test_interrupt_then_resume_is_identical(study, tmp_path, monkeypatch):
         )
 
 
+@pytest.mark.slow
 def test_force_replaces_the_study(study, tmp_path):
     out = tmp_path / "s"
     shutil.copytree(study[0], out)
@@ -279,6 +281,7 @@ def test_force_replaces_the_study(study, tmp_path):
     assert json.loads((out / "results" / "_manifest.json").read_text())["plan"]["games"] == 7
 
 
+@pytest.mark.slow
 def test_disk_full_mid_study_then_resume_is_identical(study, tmp_path, monkeypatch):
     """A chunk that cannot be written ends the study with one line: the file, what is kept and
     the study's own --resume command; the resumed study has the records of an uninterrupted one."""

@@ -45,7 +45,9 @@ class WriteFault(KutschError):
         self.what = what  # "the results", "the report", ...: the folder a probe could not write
         self.errno = error.errno
         text = str(error).strip().splitlines()
-        self.reason = error.strerror or (text[0] if text else type(error).__name__)
+        # the system's words for the errno: pyarrow's OSError carries the errno in a long text of its own
+        self.reason = os.strerror(error.errno) if error.errno else (
+            error.strerror or (text[0] if text else type(error).__name__))
         self.kept = kept
         super().__init__(str(self))
 
