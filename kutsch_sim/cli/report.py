@@ -30,8 +30,8 @@ def read_results(path: Path):
 
 def make_report(results: Path, out: Path, command: str | None = None, df=None) -> Path:
     """Write the report of ``results`` into ``out``; returns ``out/report.html``. The files are
-    written beside ``out``'s and moved in when all are written, so a write that fails
-    (:class:`WriteFault`) changes no file in ``out``."""
+    written into a temporary folder inside ``out`` and moved in when all are written, so a write
+    that fails (:class:`WriteFault`) changes no file in ``out``."""
     from ..report import load_manifest, write_report
 
     manifest = load_manifest(results)
