@@ -135,7 +135,7 @@ def test_literal_heavy_calls_go_through_their_int64_wrappers():
     sites compiled the event observer twenty times (a third of the cold compile). The
     wrappers cast to int64 and are inlined; a direct call of a body from anywhere else, or
     a wrapper that is no longer inlined, brings the repeated compiles back
-    (scripts/compile_profile.py lists them)."""
+    (scripts/dev/compile_profile.py lists them)."""
     callers: dict[str, set[str]] = {b: set() for b in ONE_COMPILE.values()}
     inline: dict[str, bool] = {}
     for path in list((PKG / "engine").glob("*.py")) + list((PKG / "bots").glob("*.py")):

@@ -65,6 +65,16 @@ def test_markdown_table():
     assert table.splitlines()[-1].startswith("- measured on: ") and ms[0].engine in table  # the machine and the build
 
 
+def test_cli_markdown_table():
+    res = CliRunner().invoke(app, ["bench", "--smoke", "--markdown", "--threads", "1"])
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.strip().splitlines()
+    assert lines[0].startswith("| players | items | bots | threads |") and lines[2].startswith("| 6 | basic | smart | 1 |")
+    assert lines[-1].startswith("- warm start-up (new process, cached JIT, one game): ")
+    res = CliRunner().invoke(app, ["bench", "--smoke", "--markdown", "--json"])
+    assert res.exit_code == 2 and "exclude each other" in res.stderr
+
+
 def test_cli_smoke_json():
     res = CliRunner().invoke(app, ["bench", "--smoke", "--json", "--threads", "1"])
     assert res.exit_code == 0, res.output
@@ -99,7 +109,7 @@ def _bot_cost():
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "bot_cost.py"
+    path = Path(__file__).resolve().parents[1] / "scripts" / "reproduce" / "bot_cost.py"
     spec = importlib.util.spec_from_file_location("bot_cost", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -107,7 +117,7 @@ def _bot_cost():
 
 
 def test_bot_cost_table_has_every_profile_and_its_ratios(capsys, tmp_path):
-    """scripts/bot_cost.py (the bots' cost figures): one row per count, random, greedy and smart
+    """scripts/reproduce/bot_cost.py (the bots' cost figures): one row per count, random, greedy and smart
     measured, the ratios computed from the medians it prints."""
     out = tmp_path / "m.jsonl"
     rc = _bot_cost().main(["--players", "3,4", "--games", "40", "--repeats", "1", "--json", str(out)])

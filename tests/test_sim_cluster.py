@@ -80,3 +80,31 @@ def test_worker_with_other_sources_is_refused(cluster, monkeypatch):
     monkeypatch.setattr(cluster_mod, "_identity_on_worker", other_checkout)
     with pytest.raises(KutschError, match="engine sources 0000000000000000.*install the same checkout"):
         cluster_mod.connect(cluster.scheduler_address)
+
+
+def test_one_executor_interface_same_records(cluster):
+    """The local and the Dask executor take the same tasks through the same call and hand
+    ``on_done`` the same records; the cluster module knows nothing of the runner."""
+    import ast
+    from pathlib import Path
+
+    import numpy as np
+
+    from kutsch_sim.api import GameConfig
+    from kutsch_sim.sim.executor import LocalExecutor, Task
+
+    cfg = GameConfig(5, "basic", ("smart",))
+    tasks = [Task(k, cfg, 4, g0, 30) for k, g0 in enumerate((0, 30, 60))]
+    got = {}
+    for name, ex in (("local", LocalExecutor(1)),
+                     ("dask", cluster_mod.DaskExecutor(distributed.Client(cluster, set_as_default=False), 1))):
+        seen = {}
+        ex.execute(tasks, lambda t, rec, _s, seen=seen: seen.__setitem__(t.key, rec.copy()))
+        ex.close()
+        got[name] = seen
+    assert sorted(got["local"]) == sorted(got["dask"]) == [0, 1, 2]
+    for k in range(3):
+        np.testing.assert_array_equal(got["local"][k], got["dask"][k])
+    source = Path(cluster_mod.__file__).read_text()
+    imported = {n.module for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom)}
+    assert "runner" not in imported and "executor" in imported

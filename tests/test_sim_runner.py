@@ -215,6 +215,7 @@ def test_cli_run_prints_summary(tmp_path):
     assert again.exit_code == 0 and "0 games played" in again.stdout  # nothing left to do
 
 
+@pytest.mark.slow
 def test_real_ctrl_c_and_kill_then_resume(tmp_path):
     """SIGINT, then SIGKILL of the resumed run, then a final --resume: the store of an uninterrupted run.
     The child restores Python's Ctrl-C handler first: started from a non-interactive shell's

@@ -222,6 +222,7 @@ def test_unwritable_out_exits_2(tmp_path):
     assert res.exit_code == 2 and res.stderr.count("\n") == 1 and "cannot write" in res.stderr, res.output
 
 
+@pytest.mark.slow
 def test_interrupt_then_resume_is_identical(study, tmp_path, monkeypatch):
     ref = study[0] / "results"
     out = tmp_path / "s"
@@ -267,6 +268,7 @@ def test_interrupt_then_resume_is_identical(study, tmp_path, monkeypatch):
         )
 
 
+@pytest.mark.slow
 def test_force_replaces_the_study(study, tmp_path):
     out = tmp_path / "s"
     shutil.copytree(study[0], out)
@@ -279,3 +281,37 @@ def test_force_replaces_the_study(study, tmp_path):
     assert len(df) == 7 * sum(p.configurations for p in standard_parts()) and set(df["seed"]) == {2}
     assert not (out / "report" / "figures" / "old.png").exists()
     assert json.loads((out / "results" / "_manifest.json").read_text())["plan"]["games"] == 7
+
+
+@pytest.mark.slow
+def test_disk_full_mid_study_then_resume_is_identical(study, tmp_path, monkeypatch):
+    """A chunk that cannot be written ends the study with one line: the file, what is kept and
+    the study's own --resume command; the resumed study has the records of an uninterrupted one."""
+    import errno
+
+    out = tmp_path / "s"
+    real, calls = store._write_table, []
+
+    def full(table, path):
+        calls.append(path)
+        if len(calls) == 10:  # the second chunk of the second part (8 chunks of `basic`)
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        real(table, path)
+
+    monkeypatch.setattr(store, "_write_table", full)
+    res = _study(out)
+    monkeypatch.undo()
+    assert res.exit_code == 2, res.output
+    line = res.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in res.output and line.startswith("kutsch-sim: error: cannot write ")
+    assert "results/full/players-04/item_set-full/chunk-000000.parquet: No space left on device" in line
+    assert "1 of 9 parts finished; 9 of 71 chunks are kept" in line and "free some space" in line
+    assert f"`kutsch-sim study --games {GAMES} --seed {SEED} --bots random --out {out} --resume`" in line
+    assert store.read_manifest(out / "results")["status"] == "failed"
+    assert not list(out.rglob(".*.tmp")) and not (out / "report").exists()
+    res = _study(out, "--resume")
+    assert res.exit_code == 0, res.output
+    got, want = _chunks(out / "results"), _chunks(study[0] / "results")
+    assert got.keys() == want.keys()
+    for k in got:
+        assert pq.read_table(got[k]).equals(pq.read_table(want[k])), k

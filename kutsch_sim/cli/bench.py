@@ -48,6 +48,9 @@ def bench_cmd(
         bool, typer.Option("--startup/--no-startup", help="Measure start-up with a warm cache (new process).")
     ] = True,
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object per measurement.")] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print a Markdown table (as docs/performance.md shows it).")
+    ] = False,
     smoke: Annotated[
         bool, typer.Option("--smoke", help="Short run for CI: prints figures, never fails on speed.")
     ] = False,
@@ -57,10 +60,12 @@ def bench_cmd(
     import os
 
     from .._jitcache import source_hash
-    from ..sim.bench import bench_plan, run_bench
+    from ..sim.bench import bench_plan, markdown_table, run_bench
     from ..sim.runner import cpu_model
 
     try:
+        if json_out and markdown:
+            raise KutschError("--json and --markdown exclude each other: choose one output")
         plan = bench_plan(
             players=players,
             items=items,
@@ -89,6 +94,8 @@ def bench_cmd(
     speeds: dict[tuple, dict[int, float]] = {}  # games/s by thread count, per configuration
 
     def on_result(m) -> None:
+        if markdown:
+            return
         if json_out:
             typer.echo(json.dumps(m.to_dict()))
         elif m.kind == "throughput":
@@ -113,8 +120,10 @@ def bench_cmd(
             notes.append(f"cold start (empty numba cache): {m.seconds:.1f} s{extra}")
 
     with Console(stderr=True).status("benchmarking ...") if not json_out else nullcontext():
-        run_bench(plan, on_result)
-    if not json_out:
+        results = run_bench(plan, on_result)
+    if markdown:
+        typer.echo(markdown_table(results))
+    elif not json_out:
         console.print(table)
         for (players, item_set, bots), by_threads in speeds.items():
             if 1 in by_threads:

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from ..errors import KutschError
-from ..sim.paths import probe_writable_dir
+from ..sim.paths import WriteFault, probe_writable_dir, write_staged
 from .common import fail
 
 
@@ -29,6 +29,9 @@ def read_results(path: Path):
 
 
 def make_report(results: Path, out: Path, command: str | None = None, df=None) -> Path:
+    """Write the report of ``results`` into ``out``; returns ``out/report.html``. The files are
+    written into a temporary folder inside ``out`` and moved in when all are written, so a write
+    that fails (:class:`WriteFault`) changes no file in ``out``."""
     from ..report import load_manifest, write_report
 
     manifest = load_manifest(results)
@@ -36,8 +39,9 @@ def make_report(results: Path, out: Path, command: str | None = None, df=None) -
         df = read_results(results)
     if command is None and manifest:
         command = manifest.get("command")
-    return write_report(df, out, title="Die Kutschfahrt zur Teufelsburg: balance report", command=command,
-                        manifest=manifest)
+    html = write_staged(out, lambda folder: write_report(
+        df, folder, title="Die Kutschfahrt zur Teufelsburg: balance report", command=command, manifest=manifest))
+    return Path(out) / html.name
 
 
 def report_cmd(
@@ -50,7 +54,11 @@ def report_cmd(
         check_results_dir(results)
         df = read_results(results)
         probe_writable_dir(out, "report")
+        html = make_report(results, out, df=df)
+    except WriteFault as e:
+        e.kept = (f"no report file was changed and the results in {results} are untouched; {e.remedy} "
+                  "(or name another folder with --out), then run the command again")
+        fail(e)
     except KutschError as e:
         fail(e)
-    html = make_report(results, out, df=df)
     typer.echo(f"report written: {html.parent / 'report.md'} and {html}")

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from ..errors import KutschError
+from ..sim.paths import WriteFault
 from ..sim.study import DEFAULT_GAMES, DEFAULT_GAMES_NOTE, standard_parts
 from . import common
 from .common import Scheduler, Seed, Threads, fail, progress_bar, summary_table
@@ -124,6 +125,10 @@ def study_cmd(
     try:
         df = read_results(opts.results_dir)
         html = make_report(opts.results_dir, opts.report_dir, command=opts.command_line(), df=df)
+    except WriteFault as e:
+        e.kept = (f"the results in {opts.results_dir} are complete and no report file was changed; {e.remedy}, "
+                  f"then run `{opts.command_line('--resume')}` to write it")
+        fail(e)
     except KutschError as e:
         fail(e)
     except KeyboardInterrupt:

@@ -1,6 +1,6 @@
 """Bot decisions checked against the public events of a played game.
 
-Used by ``tests/test_bots.py`` and ``scripts/decision_checks.py``; reads event logs from
+Used by ``tests/test_bots.py`` and ``scripts/reproduce/decision_checks.py``; reads event logs from
 :func:`kutsch_sim.api.play_game` (rows ``[type, turn, a, b, c, d]``, ``enums.EV``).
 """
 

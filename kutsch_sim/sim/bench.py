@@ -258,7 +258,7 @@ def run_bench(plan: BenchPlan, on_result: Callable[[Measurement], None] | None =
 
 
 def markdown_table(results: Iterable[Measurement]) -> str:
-    """The README performance table: one row per throughput measurement, start-up below."""
+    """``kutsch-sim bench --markdown``: one row per throughput measurement, the machine and start-up below."""
     results = list(results)
     lines = [
         "| players | items | bots | threads | games | s (median) | games/s | µs/game | µs/turn | CPU µs/game |",

@@ -4,10 +4,11 @@ Workers need the same ``kutsch_sim`` sources as the client: :func:`connect` comp
 package version, ``RULES_VERSION`` and a hash of the jitted sources on every worker (a
 worker may well import another checkout of the same version) and refuses a mismatch.
 They should have a warm numba cache (the first chunk on a cold worker compiles for
-minutes). A worker plays a chunk with :func:`kutsch_sim.api.run_batch` and sends back its
-int32 records; the client writes the chunk file exactly as a local run would, so the
-store is identical to a local run's.
-At most ``2 x (worker threads)`` chunks are in flight, which bounds the memory of both sides.
+minutes). :class:`DaskExecutor` is the Dask side of :mod:`kutsch_sim.sim.executor`'s interface:
+a worker plays a task with :func:`kutsch_sim.api.run_batch` and sends back its int32 records;
+the client hands them to ``on_done``, which writes the chunk file exactly as a local run
+would, so the store is identical to a local run's.
+At most ``2 x (worker threads)`` tasks are in flight, which bounds the memory of both sides.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Iterable
 from itertools import islice
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,9 +25,7 @@ from .. import __version__
 from .._jitcache import source_hash
 from ..api import RULES_VERSION, GameConfig, run_batch
 from ..errors import KutschError
-
-if TYPE_CHECKING:
-    from .runner import Run
+from .executor import OnDone, OnGames, Task
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach the scheduler and to see a first worker
 # One numba parallel kernel per worker process at a time: run_batch already uses every
@@ -90,8 +88,8 @@ def _mismatch(ident: tuple, who: str) -> str:
 
 def play_chunk(
     cfg: GameConfig, seed: int, game0: int, games: int, threads: int | None
-) -> tuple[np.ndarray, str, int, float]:
-    """Worker task: (int32[games, N_REC] records, package version, RULES_VERSION, seconds)."""
+) -> tuple[np.ndarray, tuple[str, int, str], float]:
+    """Worker task: (int32[games, N_REC] records, the worker's :func:`identity`, seconds)."""
     import numba
 
     with _KERNEL_LOCK:
@@ -112,35 +110,49 @@ def worker_threads(client) -> int:
     return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
 
 
-def execute_on_cluster(run: Run, client, on_progress: Callable[[int, int], None] | None = None) -> None:
-    """Play ``run``'s pending chunks on the cluster, writing each as it arrives."""
-    from distributed import as_completed
+class DaskExecutor:
+    """Tasks played on the workers of ``client`` (from :func:`connect`), ``threads`` numba threads
+    each (default: the worker's); records are handed to ``on_done`` in the order they arrive."""
 
-    todo = iter(run.pending())
-    limit = 2 * worker_threads(client)
-    owner = {}
+    load_seconds = 0.0  # the engine is loaded on the workers, not here
+    compiled = False
 
-    def submit(ch):
-        cfg = run.configs[ch.config]
-        fut = client.submit(play_chunk, cfg, run.opts.seed, ch.game0, ch.games, run.opts.threads, pure=False)
-        owner[fut] = ch
-        return fut
+    def __init__(self, client, threads: int | None = None):
+        self.client = client
+        self.threads = threads
 
-    queue = as_completed([submit(ch) for ch in islice(todo, limit)], loop=client.loop)
-    try:
-        for fut in queue:
-            ch = owner.pop(fut)
-            rec, ident, seconds = fut.result()
-            fut.release()
-            if tuple(ident) != identity():  # a worker that joined after check_workers
-                raise KutschError(_mismatch(tuple(ident), "(one of them)"))
-            run.finish_chunk(ch, rec, seconds)
-            del rec
-            if on_progress is not None:
-                on_progress(ch.config, ch.games)
-            nxt = next(todo, None)
-            if nxt is not None:
-                queue.add(submit(nxt))
-    finally:
-        if owner:
-            client.cancel(list(owner))
+    def execute(self, tasks: Iterable[Task], on_done: OnDone, on_games: OnGames | None = None) -> None:
+        from distributed import as_completed
+
+        client = self.client
+        todo = iter(tasks)
+        owner = {}
+
+        def submit(task: Task):
+            fut = client.submit(play_chunk, task.cfg, task.seed, task.game0, task.games, self.threads, pure=False)
+            owner[fut] = task
+            return fut
+
+        queue = as_completed([submit(t) for t in islice(todo, 2 * worker_threads(client))], loop=client.loop)
+        try:
+            for fut in queue:
+                task = owner.pop(fut)
+                rec, ident, seconds = fut.result()
+                fut.release()
+                if tuple(ident) != identity():  # a worker that joined after check_workers
+                    raise KutschError(_mismatch(tuple(ident), "(one of them)"))
+                on_done(task, rec, seconds)
+                del rec
+                if on_games is not None:
+                    on_games(task, task.games)
+                nxt = next(todo, None)
+                if nxt is not None:
+                    queue.add(submit(nxt))
+        finally:
+            if owner:
+                client.cancel(list(owner))
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            self.client = None

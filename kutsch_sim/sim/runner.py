@@ -3,8 +3,12 @@
 A chunk is games ``[k * chunk_size, min((k + 1) * chunk_size, games))`` of one
 configuration. Its records depend only on (seed, configuration, game index) (see
 :func:`kutsch_sim.api.run_batch`), so a chunk's file is the same whether it ran on 1 or
-2 threads, in one go or after a resume, here or on a Dask worker. A run holds at most one
-chunk of records in memory (two with Dask: one arriving while one is written).
+2 threads, in one go or after a resume, here or on a Dask worker: the run hands its pending
+chunks to an executor (:mod:`kutsch_sim.sim.executor`: local threads, or
+:class:`kutsch_sim.sim.cluster.DaskExecutor`) and writes each chunk as its records arrive. A
+run holds at most one chunk of records in memory (two with Dask: one arriving while one is
+written). A file that cannot be written (disk full, folder made read-only) ends the run with
+a :class:`~kutsch_sim.sim.paths.WriteFault` that says what is kept and to ``--resume``.
 
 Typical use::
 
@@ -26,17 +30,15 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from .._jitcache import kernel_cached, source_hash
-from ..api import RULES_VERSION, GameConfig, run_batch
-from ..enums import N_REC
+from .._jitcache import source_hash
+from ..api import RULES_VERSION, GameConfig
 from ..errors import KutschError
 from . import store
+from .executor import Executor, LocalExecutor, Task
 from .options import SimOptions, check_out
-from .paths import probe_writable_dir
+from .paths import WriteFault, probe_writable_dir
 
 ProgressFn = Callable[[int, int], None]  # (configuration index, games just finished)
-STEP_SECONDS = 0.5  # a local chunk runs in calls of about this long: progress and Ctrl-C stay prompt
-MIN_STEP = 256
 MANIFEST_EVERY = 2.0  # seconds between manifest rewrites while chunks finish
 
 
@@ -126,13 +128,11 @@ class Run:
         self.configs = opts.configs()
         self.chunks = plan_chunks(self.configs, opts.games, opts.chunk_size)
         self.manifest: dict = {}
-        self.client = None  # dask.distributed.Client when opts.scheduler is set
+        self.executor: Executor | None = None  # chosen by open(): local threads or a Dask cluster
         self._t0 = 0.0
         self._saved = 0.0
         self._games_run = 0
         self._play_seconds = 0.0
-        self._load_seconds = 0.0
-        self._compiled = False
 
     # ------------------------------------------------------------------ set-up
     def open(self) -> None:
@@ -140,10 +140,14 @@ class Run:
 
         Raises :class:`KutschError` (nothing written) if ``--resume`` meets a different run."""
         check_out(self.root, resume=self.opts.resume, force=self.opts.force)
+        if self.executor is not None:
+            self.executor.close()
         if self.opts.scheduler:
-            from .cluster import connect
+            from .cluster import DaskExecutor, connect
 
-            self.client = connect(self.opts.scheduler)
+            self.executor = DaskExecutor(connect(self.opts.scheduler), self.opts.threads)
+        else:
+            self.executor = LocalExecutor(self.opts.threads)
         try:
             old = store.read_manifest(self.root) if self.root.is_dir() else None
         except ValueError as e:
@@ -161,7 +165,12 @@ class Run:
         except OSError as e:
             raise KutschError(f"--out {self.root}: {e.strerror or e}") from None
         self.manifest = self._new_manifest(old)
-        store.write_manifest(self.root, self.manifest)
+        try:
+            store.write_manifest(self.root, self.manifest)
+        except WriteFault as e:
+            self.executor.close()
+            e.kept = self.kept_text(e)
+            raise
 
     def check_resumable(self, old: dict) -> None:
         if old.get("format") != store.FORMAT:
@@ -306,7 +315,9 @@ class Run:
         return self.manifest["sessions"][-1]
 
     def execute(self, on_progress: ProgressFn | None = None) -> Summary:
-        """Run every pending chunk. On Ctrl-C (or any error) the manifest says so, finished chunks stay."""
+        """Run every pending chunk. On Ctrl-C (or any error) the manifest says so, finished chunks
+        stay; a chunk or the manifest that cannot be written raises :class:`WriteFault` whose
+        message says what is kept and to run again with ``--resume``."""
         if not self.manifest:
             self.open()
         self._t0 = time.perf_counter()
@@ -322,66 +333,38 @@ class Run:
                 "host": _host(),
             }
         )
-        self._save()
         status = "failed"
         try:
-            if self.client is not None:
-                from .cluster import execute_on_cluster
-
-                execute_on_cluster(self, self.client, on_progress)
-            else:
-                self._execute_local(on_progress)
+            self._save()
+            tasks = [Task(ch, self.configs[ch.config], self.opts.seed, ch.game0, ch.games) for ch in self.pending()]
+            on_games = None if on_progress is None else (lambda task, n: on_progress(task.key.config, n))
+            self.executor.execute(tasks, lambda task, rec, sec: self.finish_chunk(task.key, rec, sec), on_games)
             status = "complete"
         except KeyboardInterrupt:
             status = "interrupted"
             raise
+        except WriteFault as e:
+            e.kept = self.kept_text(e)
+            raise
         finally:
             self._session().update({"status": status, "ended_at": _now()})
             self.manifest["status"] = status
-            self._save()
-            if self.client is not None:
-                self.client.close()
-                self.client = None
+            try:
+                self._save()
+            except WriteFault as e:
+                if status == "complete":  # every chunk is written: only the manifest is missing
+                    e.kept = self.kept_text(e)
+                    raise
+                # else an error is already on its way; the chunk files are the truth a resume reads
+            finally:
+                self.executor.close()
         return self.summary()
 
-    def _execute_local(self, on_progress: ProgressFn | None) -> None:
-        import numba
-
-        before = numba.get_num_threads()
-        if self.opts.threads:
-            numba.set_num_threads(self.opts.threads)
-        try:
-            pending = self.pending()
-            if pending:  # load (or compile) the kernel outside the chunks' timings: one game, discarded
-                self._compiled = not kernel_cached()
-                t0 = time.perf_counter()
-                run_batch(self.configs[pending[0].config], self.opts.seed, 0, 1)
-                self._load_seconds = time.perf_counter() - t0
-            step = MIN_STEP
-            for ch in pending:
-                t0 = time.perf_counter()
-                records, step = self._compute_local(ch, step, on_progress)
-                self.finish_chunk(ch, records, time.perf_counter() - t0)
-                del records
-        finally:
-            numba.set_num_threads(before)
-
-    def _compute_local(self, ch: Chunk, step: int, on_progress: ProgressFn | None) -> tuple[np.ndarray, int]:
-        """Records of one chunk, played in calls of about STEP_SECONDS; returns (records, next step)."""
-        cfg = self.configs[ch.config]
-        out = np.empty((ch.games, N_REC), np.int32)
-        pos = 0
-        while pos < ch.games:
-            n = min(step, ch.games - pos)
-            t0 = time.perf_counter()
-            out[pos : pos + n] = run_batch(cfg, self.opts.seed, ch.game0 + pos, n)
-            dt = time.perf_counter() - t0
-            pos += n
-            if on_progress is not None:
-                on_progress(ch.config, n)
-            if n == step:  # a full step: adapt to the speed seen
-                step = max(MIN_STEP, min(self.opts.chunk_size, int(n * STEP_SECONDS / max(dt, 1e-6))))
-        return out, step
+    def kept_text(self, fault: WriteFault) -> str:
+        """What a run stopped by ``fault`` leaves on disk, and the way on."""
+        done = sum(e["status"] == "done" for c in self.manifest.get("configurations", []) for e in c["chunks"])
+        return (f"{done} of {len(self.chunks)} chunks are finished and kept in {self.root}; "
+                f"{fault.remedy}, then run the same command with --resume to finish")
 
     # ------------------------------------------------------------------ results
     def summary(self) -> Summary:
@@ -401,8 +384,9 @@ class Run:
                 }
             )
         complete = all(e["status"] == "done" for c in self.manifest["configurations"] for e in c["chunks"])
+        ex = self.executor
         return Summary(rows, self._games_run, time.perf_counter() - self._t0, complete, self._play_seconds,
-                       self._load_seconds, self._compiled)
+                       ex.load_seconds if ex else 0.0, ex.compiled if ex else False)
 
 
 def _show(value: object) -> str:

@@ -15,11 +15,13 @@ schema's types. The manifest's name starts with ``_`` (and temporary files with 
 which pyarrow's dataset discovery skips; a ``manifest.json`` would be read as Parquet and fail.
 
 Every file is written under a temporary name and renamed with :func:`os.replace`, so a
-crash or Ctrl-C leaves either the old file or the new one, never half a file.
+crash, Ctrl-C or a full disk leaves either the old file or the new one, never half a file;
+a write that fails raises :class:`~kutsch_sim.sim.paths.WriteFault` naming the file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -32,6 +34,7 @@ import pyarrow.parquet as pq
 
 from ..api import GameConfig
 from ..enums import REC, WINNER_LABELS
+from .paths import WriteFault
 from .results import records_to_frame
 
 MANIFEST = "_manifest.json"
@@ -78,16 +81,31 @@ def records_frame(cfg: GameConfig, seed: int, game0: int, records: np.ndarray) -
 
 
 def write_chunk(root: Path, relpath: str, frame: pd.DataFrame) -> int:
-    """Write ``frame`` to ``root/relpath`` atomically; returns the file size in bytes."""
+    """Write ``frame`` to ``root/relpath`` atomically; returns the file size in bytes.
+
+    Raises :class:`WriteFault` (the temporary file removed, an older file untouched) if it
+    cannot be written."""
     path = root / relpath
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = _tmp_name(path)
     try:
-        pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp, compression=COMPRESSION)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp)
         _fsync_replace(tmp, path)
+        return path.stat().st_size
+    except OSError as e:  # pyarrow raises OSError for ENOSPC and EACCES too
+        raise WriteFault(path, e) from None
     finally:
+        _discard(tmp)
+
+
+def _write_table(table: pa.Table, path: Path) -> None:
+    pq.write_table(table, path, compression=COMPRESSION)
+
+
+def _discard(tmp: Path) -> None:
+    """Remove a temporary file; quietly, as it is called while another error is on its way."""
+    with contextlib.suppress(OSError):
         tmp.unlink(missing_ok=True)
-    return path.stat().st_size
 
 
 def chunk_rows(root: Path, relpath: str) -> int | None:
@@ -120,14 +138,21 @@ def chunk_counts(root: Path, relpath: str) -> dict:
 
 
 def write_manifest(root: Path, manifest: dict) -> None:
-    """Write ``root/_manifest.json`` atomically."""
+    """Write ``root/_manifest.json`` atomically; :class:`WriteFault` if it cannot be written
+    (the previous manifest stays)."""
     path = root / MANIFEST
     tmp = _tmp_name(path)
     try:
-        tmp.write_text(json.dumps(manifest, indent=1, sort_keys=False) + "\n", encoding="utf-8")
+        _write_text(tmp, json.dumps(manifest, indent=1, sort_keys=False) + "\n")
         _fsync_replace(tmp, path)
+    except OSError as e:
+        raise WriteFault(path, e) from None
     finally:
-        tmp.unlink(missing_ok=True)
+        _discard(tmp)
+
+
+def _write_text(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
 
 
 def read_manifest(root: Path | str) -> dict | None:

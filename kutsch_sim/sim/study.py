@@ -44,7 +44,7 @@ from ..enums import MAX_PLAYERS, MIN_PLAYERS
 from ..errors import KutschError
 from . import store
 from .options import SimOptions, check_out, parse_count, parse_threads, sim_options
-from .paths import probe_writable_dir
+from .paths import WriteFault, probe_writable_dir
 from .runner import Run, Summary
 
 FORMAT = "kutsch-sim-study"
@@ -224,8 +224,9 @@ def check_study_out(out: str | Path | None, *, resume: bool, force: bool) -> Pat
     p = Path(out).expanduser().absolute()
     if p.exists() and not p.is_dir():
         raise KutschError(f"--out {p} exists and is not a directory")
-    if not (p.is_dir() and any(p.iterdir())):
-        return check_out(p)  # new or empty: can it be created and written?
+    if not (p.is_dir() and any(f.is_file() for f in p.rglob("*"))):
+        check_out(p / RESULTS)  # new, or only empty folders (a study stopped before its first manifest)
+        return p
     if read_study_manifest(p) is None:
         raise KutschError(
             f"--out {p} is not empty and holds no kutsch-sim study ({RESULTS}/{store.MANIFEST} missing); "
@@ -385,7 +386,11 @@ class Study:
             "parts": [{"name": p.name, "dir": p.name, "status": "pending"} for p in self.parts],
             "report": f"../{REPORT}/report.html",
         }
-        self._save()
+        try:
+            self._save()
+        except WriteFault as e:
+            e.kept = f"nothing was played in this session; {e.remedy}, then run the same command again"
+            raise
 
     def _clear(self) -> None:
         """``--force``: remove the stores and the report of the study in ``--out`` (nothing else)."""
@@ -425,12 +430,21 @@ class Study:
         except KeyboardInterrupt:
             status = "interrupted"
             raise
+        except WriteFault as e:
+            e.kept = self.kept_text(e)
+            raise
         finally:
             for i, run in enumerate(self.runs):
                 if self.manifest["parts"][i]["status"] == "running":  # the part this session stopped in
                     self._set_part(i, run.manifest.get("status", status), save=False)
             self.manifest["status"] = status
-            self._save()
+            try:
+                self._save()
+            except WriteFault as e:
+                if status == "complete":  # every part is written: only the study manifest is missing
+                    e.kept = self.kept_text(e)
+                    raise
+                # else an error is already on its way; a resume reads each part's chunk files
         return self.summary(time.perf_counter() - t0)
 
     def _set_part(self, i: int, status: str, *, save: bool = True) -> None:
@@ -457,10 +471,15 @@ class Study:
 
     def interrupted_message(self) -> str:
         """What is kept after Ctrl-C, and the command that finishes the study."""
+        return f"{self._kept()}; run `{self.opts.command_line('--resume')}` to finish"
+
+    def kept_text(self, fault: WriteFault) -> str:
+        """What a study stopped by ``fault`` leaves on disk, and the way on."""
+        return f"{self._kept()}; {fault.remedy}, then run `{self.opts.command_line('--resume')}` to finish"
+
+    def _kept(self) -> str:
         done = sum(s is not None and s.complete for s in self.summaries)
-        chunks = sum(r.manifest.get("counts", {}).get("chunks_done", 0) for r in self.runs if r.manifest)
+        chunks = sum(e["status"] == "done" for r in self.runs if r.manifest
+                     for c in r.manifest["configurations"] for e in c["chunks"])
         total = sum(len(r.chunks) for r in self.runs)
-        return (
-            f"{done} of {len(self.parts)} parts finished; {chunks} of {total} chunks are kept in "
-            f"{self.opts.results_dir}; run `{self.opts.command_line('--resume')}` to finish"
-        )
+        return f"{done} of {len(self.parts)} parts finished; {chunks} of {total} chunks are kept in {self.opts.results_dir}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Does a smart bot with another ``soft_trust`` play better? ``python scripts/soft_trust_duel.py --trust 0.25``.
+"""Does a smart bot with another ``soft_trust`` play better? ``python scripts/analyse/soft_trust_duel.py --trust 0.25``.
 
 Seats a `smart` bot whose ``soft_trust`` (weight of behaviour evidence, data/bots.csv) is
 ``--trust`` against plain `smart` on alternating seats, both seatings (half the games
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's kutsch_sim
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout's kutsch_sim
 from kutsch_sim.api import GameConfig  # noqa: E402
 from kutsch_sim.bots.params import P_SOFT_TRUST  # noqa: E402
 from kutsch_sim.enums import REC, WIN  # noqa: E402

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
-"""Hand-limit give-aways (R2.4) per game: the count behind the table in docs/history.md (Bots: fixes).
+"""Hand-limit give-aways (R2.4) per game: the count behind the table in docs/bots.md (Decision checks).
 
-    python scripts/limit_gifts.py --players 4 --items full --games 300 [--seed 7] [--bots smart]
+    python scripts/reproduce/limit_gifts.py --players 4 --items full --games 300 [--seed 7] [--bots smart]
 
 Plays the games with an event log (``api.play_game``) and counts the ``EV.GIVE`` events,
 which only the hand-limit settlement (``engine.items.settle_limits_nb``) writes.

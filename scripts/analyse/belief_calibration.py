@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Are the smart bots' team beliefs calibrated? ``python scripts/belief_calibration.py [--players 4,5,6,8]``.
+"""Are the smart bots' team beliefs calibrated? ``python scripts/analyse/belief_calibration.py [--players 4,5,6,8]``.
 
 Plays ``--games`` traced games per player count (smart bots, ``--items``, ``--seed``) and
 takes, at the end of each game, every seat's P(other seat is my teammate) next to the truth
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's kutsch_sim
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout's kutsch_sim
 from kutsch_sim.api import GameConfig, play_game  # noqa: E402
 from kutsch_sim.enums import REC  # noqa: E402
 from kutsch_sim.sim.options import parse_players  # noqa: E402

@@ -1,6 +1,6 @@
 """Benchmarks of the heuristic bots: skill, symmetry, timeouts, length, speed.
 
-    python scripts/bots_eval.py [--quick] [--sym-games 1000000] [--json out.json]
+    python scripts/analyse/bots_eval.py [--quick] [--sym-games 1000000] [--json out.json]
 
 Prints a Markdown report. Figures come from ``api.run_batch`` with two numba threads.
 Intervals: a profile's win rate is the share of its seats on the winning team; seats of one

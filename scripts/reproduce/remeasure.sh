@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Regenerate every seeded figure that README.md, docs/bots.md, docs/performance.md and reports/ quote,
-# one step after another ("Feeds" below says which file).
+# Regenerate every seeded figure that README.md, docs/ and reports/ quote, one step after another
+# ("Feeds" below says which file).
 #
-#   bash scripts/remeasure.sh            # the core steps (the README's current figures)
-#   bash scripts/remeasure.sh all        # core steps, then the extras
-#   bash scripts/remeasure.sh bots_eval calibration   # just these steps
+#   bash scripts/reproduce/remeasure.sh            # the core steps (the documents' current figures)
+#   bash scripts/reproduce/remeasure.sh all        # core steps, then the extras
+#   bash scripts/reproduce/remeasure.sh bots_eval calibration   # just these steps
 #
 # Steps (in this order; on the 2-core machine the core steps take about 6 minutes):
 #   core:   sample bots_eval variants calibration decision_checks limit_gifts wrong_decl variants_sanity
-#   extras: soft_trust fuzz cycle_profile
+#   extras: soft_trust cycle_profile
 #
 # What it writes:
 #   runs/remeasure/log.txt         start/end time of every step (appended)
@@ -20,7 +20,7 @@
 #                                  report.md ("Produced by: ... --out <repo>/runs/sample"),
 #                                  report.html and study_manifest.json; any other folder would
 #                                  change that line in the committed reports. RUNS=... overrides.
-# Nothing is committed. Timings (bench_table.py, host_scaling.py, compile, wall times) are not
+# Nothing is committed. Timings (kutsch-sim bench, host_scaling.py, bot_cost.py, wall times) are not
 # seeded and are not remade here.
 set -euo pipefail
 
@@ -31,11 +31,11 @@ RUNS=${RUNS:-runs}
 PY=${PY:-python}
 
 # --- checks: the repo root, and the kutsch_sim that python imports is this checkout's ---
-if [[ ! -f pyproject.toml || ! -d kutsch_sim || ! -f scripts/bots_eval.py ]]; then
+if [[ ! -f pyproject.toml || ! -d kutsch_sim || ! -f scripts/analyse/bots_eval.py ]]; then
   echo "remeasure.sh: run me from the repo root" >&2
   exit 2
 fi
-# (from scripts/, as `python scripts/x.py` and kutsch-sim see it, not the cwd's copy)
+# (from scripts/, as `python scripts/<group>/x.py` and kutsch-sim see it, not the cwd's copy)
 pkg=$(cd scripts && "$PY" -c 'import kutsch_sim, os; print(os.path.dirname(os.path.abspath(kutsch_sim.__file__)))')
 if [[ "$pkg" != "$PWD/kutsch_sim" ]]; then
   echo "remeasure.sh: python imports kutsch_sim from $pkg, not from $PWD/kutsch_sim (pip install -e . first)" >&2
@@ -79,75 +79,60 @@ copy_study() {
 # ============================ core steps ============================
 
 # 1. The standard study at 14,100 games a configuration (1,001,100 smart games) -> reports/sample-study.
-#    Feeds README (the sample report: command, heatmap) and (what it shows: team balance
-#    4p full 48.9% / 10p basic+Tome 50.9%; minority 6.4%..19.4%; Drink +3.0/+1.1/+0.3/+0.2 and 7/3/1/1%
-#    of the gap; Loge solo 21-40%; full vs basic+Loge -2.3/+1.5; Bodyguard +16-20; seat gaps 1.4-3.3,
-#    51.5/51.4, 48.6/48.5), (most timeouts 0.60%, 3p basic+Coat), (failed Drink
-#    declarations, session-5 text), (Clairvoyant 47.4%, -6.7 at 4p).
-#    Command: README (+ --force); the manifest records it as
+#    Feeds README.md (the headline figure and findings) and docs/bots.md (what the sample study
+#    shows of the bots). The manifest records the command as
 #    `kutsch-sim study --games 14100 --seed 2026 --bots smart --out <repo>/runs/sample`.
-#    First step on purpose: after the fix the engine compiles here (3-4 min).
+#    First on purpose: if the engine's sources changed, it compiles here (about 3 minutes).
 step_sample() {
   kutsch-sim study --games 14100 --seed 2026 --out "$RUNS/sample" --force
   copy_study "$RUNS/sample" reports/sample-study
 }
 
-# 2. scripts/bots_eval.py with its defaults (200,000 head-to-head games at 6p, seed 11; symmetry
+# 2. scripts/analyse/bots_eval.py with its defaults (200,000 head-to-head games at 6p, seed 11; symmetry
 #    1,000,000 at 6p and 100,000 at 4/8/10, seed 21; 100,000 at odd counts, seed 31; full 4/6/9,
 #    seed 41; 2 threads) -> reports/bots/bots_eval.md (its stdout) and bots_eval.json.
-#    Feeds README (6 players over 1,000,000 games show nothing), (skill table:
-#    99.5/88.6/95.8%, pure-team games; per seat 65.8%/59.2%), (mirror symmetry
-#    +0.14 etc.), (timeouts, wrong declarations, mean/median turns per count),
-#    (wrong declarations under 3%); docs/history.md (Drink used 5.2%/0.5%, session-5 text),
-#    (pure-team wins against random 99.5%).
+#    Feeds docs/bots.md (skill, mirror symmetry, game length, timeouts, wrong declarations).
 step_bots_eval() {
-  "$PY" scripts/bots_eval.py --json "$OUT/bots_eval.json" >"$OUT/bots_eval.md"
+  "$PY" scripts/analyse/bots_eval.py --json "$OUT/bots_eval.json" >"$OUT/bots_eval.md"
   cp "$OUT/bots_eval.md" "$OUT/bots_eval.json" reports/bots/
 }
 
 # 3. The variants study (2,000 games a configuration, 178,000 games) -> reports/variants-study.
-#    Feeds README (advanced-3p +10.8 (+8.8 to +12.9) basic, +4.0 full; fortune-telling
-#    +0.3..+0.9 at 3/5/7/9 and its verdicts among 187 checks; smuggling: none of 44 comparisons).
-#    Command: README (+ --force); the manifest records `--variants all` expanded to
-#    smuggling,fortune-telling,advanced-3p.
+#    Feeds docs/usage.md (what each R10 variant changes). The manifest records `--variants all`
+#    expanded to smuggling,fortune-telling,advanced-3p.
 step_variants() {
   kutsch-sim study --games 2000 --seed 2026 --variants all --out "$RUNS/variants" --force
   copy_study "$RUNS/variants" reports/variants-study
 }
 
-# 4. Belief calibration, 3-10 players, 1,000 games each (defaults: --items full --seed 99, as the
-#    file's first line says) -> reports/bots/belief_calibration.md (its stdout).
-#    Feeds README (6p: 0.98 -> 0.96, 0.50 -> 0.51, <0.01 -> 0.002; 8/10p: 0.95-0.99 ->
-#    0.87/0.72, 0.99+ -> 0.98/0.92, <0.01 -> 0.016/0.069).
+# 4. Belief calibration, 3-10 players, 1,000 games each (defaults: --items full --seed 99)
+#    -> reports/bots/belief_calibration.md (its stdout). Feeds docs/bots.md (calibration).
 step_calibration() {
-  "$PY" scripts/belief_calibration.py --players 3-10 --games 1000 >"$OUT/belief_calibration.md"
+  "$PY" scripts/analyse/belief_calibration.py --players 3-10 --games 1000 >"$OUT/belief_calibration.md"
   cp "$OUT/belief_calibration.md" reports/bots/belief_calibration.md
 }
 
 # 5. Decision checks, 1,000 games at 3-8 players (default --seed 11, smart, full).
-#    Feeds docs/history.md (the table: Drink declarations, Mixer uses, Duelist decisions and
-#    their wrong ones). Not kept under reports/: copy the table into docs/history.md by hand.
+#    Feeds docs/bots.md (Decision checks: Drink declarations, Mixer uses, Duelist decisions and
+#    their wrong ones). Not kept under reports/: copy the table into docs/bots.md by hand.
 step_decision_checks() {
-  "$PY" scripts/decision_checks.py --games 1000 >"$OUT/decision_checks.md"
+  "$PY" scripts/reproduce/decision_checks.py --games 1000 >"$OUT/decision_checks.md"
 }
 
 # 6. Hand-limit give-aways, 3-6 players (defaults: 300 games, seed 7, smart), --items full.
-#    Feeds docs/history.md, the "now" columns (mean (median, max), games over 60).
-#    Not kept under reports/.
+#    Feeds docs/bots.md (Hand-limit give-aways, the columns of the current policy). Not kept
+#    under reports/.
 step_limit_gifts() {
   : >"$OUT/limit_gifts.txt"
   for n in 3 4 5 6; do
-    "$PY" scripts/limit_gifts.py --players "$n" --items full >>"$OUT/limit_gifts.txt"
+    "$PY" scripts/reproduce/limit_gifts.py --players "$n" --items full >>"$OUT/limit_gifts.txt"
   done
 }
 
-# 7. RECONSTRUCTED (the README quotes no command): wrong declarations as a share of declarations,
-#    100,000 smart games each, seed 2026, 5/6/7 players basic and 6 players full.
-#    Feeds docs/history.md, the figures "with the session's final code" (0.29%, 0.41%, 0.20%,
-#    0.71%). Same games as `kutsch-sim simulate --players N --items I --games 100000 --seed 2026`
-#    (a game depends only on seed, configuration and game index); share as in bots_eval.py.
-#    The other figures there (0.90 -> 0.24 etc., commit 8d17f2f, and the build with the fix undone)
-#    are history and cannot be remade with this code.
+# 7. Wrong declarations as a share of declarations, 100,000 smart games each, seed 2026, 5/6/7
+#    players basic and 6 players full. Feeds docs/bots.md (wrong declarations by count). The
+#    same games as `kutsch-sim simulate --players N --items I --games 100000 --seed 2026` (a game
+#    depends only on seed, configuration and game index); the share as bots_eval.py counts it.
 step_wrong_decl() {
   "$PY" - >"$OUT/wrong_decl.md" <<'EOF'
 import numba
@@ -167,44 +152,34 @@ EOF
 }
 
 # 8. The variants beside the base game (defaults: 2,000 games a row, full, smart, seed 1; 200 traced
-#    smuggling games). README names the script but quotes none of its figures: a sanity
-#    check only (read it for oddities), not kept under reports/.
+#    smuggling games). docs/usage.md names the script but quotes none of its figures: a sanity
+#    check (read it for oddities), not kept under reports/.
 step_variants_sanity() {
-  "$PY" scripts/variants_sanity.py >"$OUT/variants_sanity.md"
+  "$PY" scripts/analyse/variants_sanity.py >"$OUT/variants_sanity.md"
 }
 
 # ============================ extras (`all`, or by name) ============================
 
-# 9. soft_trust duels (smart with another soft_trust against smart, full, seed 11). Feeds README
-#     which says they were measured at commit 9002e34 and not since: remake
-#    them only if the text is to speak of the current bots. Only the first command is quoted
-#    (`--trust 0.25`, 60,000 games at 6 and 10 by default); the others are reconstructed
-#    from the text (0.35 at 10 with the default 60,000; 0.7 at 4/6/8/10 and 1.0 at 10 with 40,000).
+# 9. soft_trust duels (smart with another soft_trust against smart, full, seed 11). Feeds
+#    docs/bots.md, which says at which commit they were measured: remake them only if the text is
+#    to speak of the current bots. The first command is the one docs/bots.md quotes; the others
+#    make its other rows (0.35 at 10 players; 0.7 at 4/6/8/10 and 1.0 at 10 with 40,000 games).
 step_soft_trust() {
-  "$PY" scripts/soft_trust_duel.py --trust 0.25 >"$OUT/soft_trust_0.25.txt"
-  "$PY" scripts/soft_trust_duel.py --trust 0.35 --players 10 >"$OUT/soft_trust_0.35.txt"
-  "$PY" scripts/soft_trust_duel.py --trust 0.7 --players 4,6,8,10 --games 40000 >"$OUT/soft_trust_0.7.txt"
-  "$PY" scripts/soft_trust_duel.py --trust 1.0 --players 10 --games 40000 >"$OUT/soft_trust_1.0.txt"
+  "$PY" scripts/analyse/soft_trust_duel.py --trust 0.25 >"$OUT/soft_trust_0.25.txt"
+  "$PY" scripts/analyse/soft_trust_duel.py --trust 0.35 --players 10 >"$OUT/soft_trust_0.35.txt"
+  "$PY" scripts/analyse/soft_trust_duel.py --trust 0.7 --players 4,6,8,10 --games 40000 >"$OUT/soft_trust_0.7.txt"
+  "$PY" scripts/analyse/soft_trust_duel.py --trust 1.0 --players 10 --games 40000 >"$OUT/soft_trust_1.0.txt"
 }
 
-# 10. Invariant fuzz (defaults: 100,000 games x 3-10 players x basic/full, seed 2026, debug mode,
-#     random bots). The README quotes no figure of it (it lists the script under Layout); random bots read no
-#     beliefs, so its games should not change at all. Exits 1 if an invariant broke.
-step_fuzz() {
-  "$PY" scripts/fuzz_invariants.py >"$OUT/fuzz_invariants.md"
-}
-
-# 11. Cycle counters of an instrumented copy (defaults: 6 players, full, smart, 4,000 games, seed 3;
-#     compiles its own copy, ~3 min). Feeds only the counts in docs/history.md (110 full refreshes
-#     a game) and (788 trade and attack scores a game); its shares and
-#     cycles are timings. The other counts there (271 decisions, 94 supports, 226 events; 639/341/483
-#     at 10 players) came from event logs with no script.
+# 10. Cycle counters of an instrumented copy (defaults: 6 players, full, smart, 4,000 games, seed 3;
+#     compiles its own copy, ~3 min). Feeds only the counts in docs/performance.md (788 trade and
+#     attack scores a game); its shares and cycles are timings.
 step_cycle_profile() {
-  "$PY" scripts/cycle_profile.py >"$OUT/cycle_profile.md"
+  "$PY" scripts/dev/cycle_profile.py >"$OUT/cycle_profile.md"
 }
 
 CORE=(sample bots_eval variants calibration decision_checks limit_gifts wrong_decl variants_sanity)
-EXTRA=(soft_trust fuzz cycle_profile)
+EXTRA=(soft_trust cycle_profile)
 
 if [[ $# -eq 0 ]]; then
   steps=("${CORE[@]}")
@@ -230,4 +205,4 @@ log "remeasure.sh: steps ${steps[*]} at $head"
 for s in "${steps[@]}"; do
   run_step "$s"
 done
-log "remeasure.sh: done. Next: python scripts/compare_reports.py; update the figures in README.md and docs/history.md; git diff --stat reports"
+log "remeasure.sh: done. Next: python scripts/analyse/compare_reports.py; update the figures in README.md and docs/; git diff --stat reports"

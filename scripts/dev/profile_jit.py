@@ -3,8 +3,8 @@
 
 Linux only; needs ``perf`` and ``readelf`` (binutils). Two steps::
 
-    perf record -F 2000 -o perf.data python scripts/profile_jit.py play --players 6 --items full --bots smart
-    python scripts/profile_jit.py report perf.data
+    perf record -F 2000 -o perf.data python scripts/dev/profile_jit.py play --players 6 --items full --bots smart
+    python scripts/dev/profile_jit.py report perf.data
 
 ``play`` warms the kernel up (cache load or compile), writes ``/tmp/perf-<pid>.map`` -- the
 address of every function in the kernel's object code, found by reading the ELF objects inside
@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 # the parts of a smart game, by the jitted function's module (first match wins)
 PARTS = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""How well this machine runs two things at once: ``python scripts/host_scaling.py [--pairs 3]``.
+"""How well this machine runs two things at once: ``python scripts/reproduce/host_scaling.py [--pairs 3]``.
 
 The target is 2 threads >= 1.8x one thread. This separates what the code can change
 from what the host decides, with three measurements (alternated, ``--pairs`` times each):
@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 ONE = """
 import sys, time

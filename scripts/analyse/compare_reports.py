@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Which figures moved? Compare a saved copy of reports/ with the regenerated one.
 
-    python scripts/compare_reports.py [--old runs/remeasure/old_reports] [--new reports] [--all] [--top N]
+    python scripts/analyse/compare_reports.py [--old runs/remeasure/old_reports] [--new reports] [--all] [--top N]
 
 For every CSV table under */tables/ (sample-study, variants-study): rows are matched by their
 key columns (players, item set, outcome, seat, occupation, ...; see KEYS), and for each numeric

@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Where a smart game's time goes, by decision kind and observed event: CPU cycle counters.
 
-    python scripts/cycle_profile.py [--players 6] [--items full] [--bots smart] [--games 4000]
+    python scripts/dev/cycle_profile.py [--players 6] [--items full] [--bots smart] [--games 4000]
 
 ``profile_jit.py`` says which jitted *function* the time is spent in; this says which
 *decision* (ACTION, SUPPORT, RETURN, ...) and which *event* the bots' beliefs observe
@@ -32,7 +32,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 TSC = '''from llvmlite import ir
 from numba.core import cgutils, types

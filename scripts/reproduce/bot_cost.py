@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""What the bots add to a game's cost, per player count: ``python scripts/bot_cost.py``.
+"""What the bots add to a game's cost, per player count: ``python scripts/reproduce/bot_cost.py``.
 
 The bots should add at most a modest factor to the engine's per-game cost, measured as
 random against smart games per second. This measures random, greedy and smart games, one
@@ -14,7 +14,7 @@ policy.py) from hard knowledge only, with no team beliefs: its cost against rand
 what deciding on purpose costs, and smart's against greedy's is roughly what the beliefs
 add (smart games also run differently: fewer turns at most counts).
 
-    python scripts/bot_cost.py [--players 3-10] [--items full] [--games 20000] [--repeats 3]
+    python scripts/reproduce/bot_cost.py [--players 3-10] [--items full] [--games 20000] [--repeats 3]
                                [--rounds 1] [--json FILE]
 
 Prints a Markdown table; ``--json`` also writes every measurement, one JSON object a line.
@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 
 # Measure this checkout's kutsch_sim, not whichever one is installed.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from kutsch_sim.errors import KutschError
 from kutsch_sim.sim.bench import bench_plan, run_bench
 

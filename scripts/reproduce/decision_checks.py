@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Three bot decisions checked against the public events of whole games.
 
-    python scripts/decision_checks.py [--games 2000] [--seed 11]
+    python scripts/reproduce/decision_checks.py [--games 2000] [--seed 11]
 
 For smart bots with all 21 items at 3 to 8 players, counts (``kutsch_sim.review.audit.check_game``)
 * declarations with the Drink of Power, and those whose team already counted 3 victory items

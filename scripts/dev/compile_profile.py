@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Where the cold compile goes: ``python scripts/compile_profile.py [--players 6 --items full --bots smart]``.
+"""Where the cold compile goes: ``python scripts/dev/compile_profile.py [--players 6 --items full --bots smart]``.
 
 Compiles the batch kernel from an empty numba cache (a fresh temporary folder, so your own
 cache is neither used nor touched) and listens to numba's ``numba:compile`` events. Prints
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", default=None, help="save one object per function to this file")
     a = ap.parse_args(argv)
     os.environ["KUTSCH_SIM_CACHE_DIR"] = tempfile.mkdtemp(prefix="kutsch_cold_")
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's kutsch_sim
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout's kutsch_sim
     from numba.core import event
 
     import kutsch_sim  # noqa: F401  (points numba's cache at the empty folder before numba loads)

@@ -2,8 +2,8 @@
 
 Usage::
 
-    python scripts/variants_sanity.py                 # 2,000 games a configuration, seed 1
-    python scripts/variants_sanity.py --games 500 --items basic
+    python scripts/analyse/variants_sanity.py                 # 2,000 games a configuration, seed 1
+    python scripts/analyse/variants_sanity.py --games 500 --items basic
 
 Prints one Markdown row per configuration: Order / Brotherhood / solo / timeout shares, at
 odd counts the share the minority team won, the share of games ended by a fortune-telling
