@@ -40,6 +40,7 @@ def one_line(err: pytest.ExceptionInfo) -> str:
         (POS.replace("Order Thug", "Order Diplomat"), "0 diplomat 1 Monocle offer Dagger",
          "R8: the Diplomat's trade cannot be refused"),
     ],
+    ids=["pearl", "mirror", "diplomat"],
 )
 def test_a_forced_accept_can_be_written_and_a_reject_is_refused(position: str, offer: str, rule: str) -> None:
     back = "1 give-named Monocle" if "diplomat" in offer else "1 return Monocle"
@@ -181,7 +182,8 @@ seat 3: Brotherhood Duelist | Goblet, Gloves
 """
 
 
-@pytest.mark.parametrize(("position", "script"), [(NO_KEY, ["0 trade 1 {}"]), (POS, ["0 pass", "1 trade 0 {}"])])
+@pytest.mark.parametrize(("position", "script"), [(NO_KEY, ["0 trade 1 {}"]), (POS, ["0 pass", "1 trade 0 {}"])],
+                         ids=["out-of-the-game", "another-seats"])
 def test_the_same_illegal_offer_gets_the_same_refusal_whatever_the_spelling(position: str,
                                                                            script: list[str]) -> None:
     """Key#1 is out of the game in NO_KEY (no Key at all), and seat 0's in POS (not seat 1's)."""
@@ -224,6 +226,17 @@ SEATS4 = ("seat 0: Order Thug | Key\nseat 1: Brotherhood Doctor | Goblet\nseat 2
         ("seat 0: Order Thug | Key\nseat 1: Brotherhood Doctor | Goblet\nseat 2: Brotherhood Priest | Goblet\n"
          "minority Brotherhood", "line 4", "minority is Order"),
         ("# nothing here\n", "line 1", "no seat line"),
+        (SEATS4 + "seat 4 Order Doctor | Key", "line 5", "expected 'seat P: TEAM OCCUPATION"),
+        (SEATS4 + "seat 3: Order Doctor | Key", "line 5", "seat 3 given twice"),
+        (SEATS4 + "seat 4: Order | Key", "line 5", "needs a team and an occupation"),
+        (SEATS4 + "turn two", "line 5", "'turn' needs a whole number"),
+        (SEATS4 + "seed 9223372036854775808", "line 5", "seed must be"),
+        (SEATS4 + "deck: Key,, Tome", "line 5", "empty item name"),
+        (SEATS4 + "variant chess", "line 5", "chess"),
+        ("variant advanced-3p\nseat 0: OOB Thug | Key\nseat 1: Brotherhood Doctor | Goblet\n"
+         "seat 2: BOO Priest | Key", "lines 2-4", "write every seat's team as its 3 association cards"),
+        ("variant advanced-3p\nseat 0: OOO Thug | Key\nseat 1: OOO Doctor | Goblet\nseat 2: BBB Priest | Key",
+         "lines 2-4", "only 5 association cards"),
     ],
 )
 def test_every_position_error_names_its_line(text: str, where: str, message: str) -> None:
@@ -236,7 +249,10 @@ def test_every_position_error_names_its_line(text: str, where: str, message: str
     "script",
     [["0 dance"], ["9 pass"], ["0 trade 9 Dagger"], ["0 trade 1 Spoon"], ["0 accept maybe"], ["0 raw nothing 1"],
      ["0 raw accept x"], ["0 declare loge with 1"], ["0 take Ring"], ["0 play Spoon yes"], ["pass"],
-     ["0 pass"] * 600, ["0 trade 1 Key#3"], ["0 coat Cook"], ["0 sextant up"], ["0 win maybe"], ["0 see-card 4"]],
+     ["0 pass"] * 600, ["0 trade 1 Key#3"], ["0 coat Cook"], ["0 sextant up"], ["0 win maybe"], ["0 see-card 4"],
+     ["0 pass now"], ["0 return"], ["0 action"], ["0 action dance"], ["0 trade 1"], ["0 declare"],
+     ["0 declare team 1"], ["0 diplomat 1 Key"], ["2 support maybe"], ["0 play"], ["0 give-away 1"],
+     ["0 hypnotize 9"]],
 )
 def test_every_script_error_names_its_line(script: list[str]) -> None:
     with pytest.raises(KutschError) as err:
