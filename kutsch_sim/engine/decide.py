@@ -39,7 +39,7 @@ def decide_nb(st, seat, kind, n):
 def decide_body_nb(st, seat, kind, n):
     """:func:`decide_nb`'s body (int64 arguments)."""
     if st.sc[SC.PAUSE] != PAUSE.OFF and pause_due_nb(st, seat, kind):
-        stop_nb(st, seat, kind, n, FORCED.NONE)
+        stop_nb(st, seat, kind, n, np.int64(FORCED.NONE))
     st.sc[SC.N_DECISIONS] += 1
     if n <= 0:
         if st.sc[SC.ERROR] == 0:
@@ -100,7 +100,7 @@ def forced_body_nb(st, seat, kind, value, why):
     value is refused (``ERR.SCRIPT``, ``sc[FORCED] = why``)."""
     if st.sc[SC.PAUSE] != PAUSE.OFF and pause_due_nb(st, seat, kind):
         st.opts[0] = value
-        stop_nb(st, seat, kind, 1, why)
+        stop_nb(st, seat, kind, np.int64(1), why)
     pos = st.sc[SC.SCRIPT_POS]
     if pos < st.sc[SC.N_SCRIPT] and st.script[pos, 0] == seat and st.script[pos, 1] == kind:
         st.sc[SC.SCRIPT_POS] = pos + 1

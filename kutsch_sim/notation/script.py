@@ -1,7 +1,10 @@
 """Decision scripts: readable lines -> (seat, Decision kind, option value) rows for the engine.
 
 ``decide_nb`` takes the next scripted row when its seat and kind match the decision
-being asked; every other decision goes to the seat's bot. One line is
+being asked; every other decision goes to the seat's bot. A decision the rules take (an offer
+that cannot be refused, R4.5, R4.6, R8, or must be, R4.7) may be written too: the row is then
+checked (``engine.decide.forced_nb``). :func:`kutsch_sim.notation.run.run` reads a script turn
+by turn: a turn that uses none of its lines ends it. One line is
 ``SEAT VERB ARGS`` (``#`` starts a comment; verbs and names are case-insensitive,
 ``-`` and ``_`` alike); a few verbs expand to several rows. CARD is an item name as in
 :mod:`kutsch_sim.notation.position` (``Dagger``, ``Secret Bag (Key)``, ``Key#2``); T and S are seats.
