@@ -109,10 +109,41 @@ class Scalar(NamedTuple):
     VARIANTS: int = 26  # bit mask of the rule variants in play (Variant.*, R10)
     TOP_SEAT: int = 27  # seat that knows which cards lie on top of the item deck (the Clairvoyant's, R8), -1
     TOP_KNOWN: int = 28  # ... and how many of the top cards it knows, in order (0-2)
+    # position runs only (kutsch_sim.notation); a dealt game leaves them 0
+    PAUSE: int = 29  # Pause.*: stop before a decision (engine.decide), armed / stopped
+    PAUSE_SEAT: int = 30  # armed: the seat to stop at (-1 any); stopped: the deciding seat
+    PAUSE_KIND: int = 31  # armed: the Decision to stop at (-1 any); stopped: the decision asked
+    PAUSE_N: int = 32  # stopped: the options in opts[0:PAUSE_N]
+    FORCED: int = 33  # Forced.*: the rule that took the decision stopped at, or that refused a script row
+    SCRIPT_BAD: int = 34  # 1 + the first script row refused (ERR.SCRIPT), 0 none
 
 
 SC = Scalar()
-N_SCALARS = 29
+N_SCALARS = 35
+
+
+class Pause(NamedTuple):
+    """``sc[PAUSE]``: a position run may stop before a decision (``run(..., stop_at=...)``)."""
+
+    OFF: int = 0
+    ARMED: int = 1  # stop before the first matching decision once every script row is used
+    STOPPED: int = 2
+
+
+PAUSE = Pause()
+
+
+class Forced(NamedTuple):
+    """Decisions the rules take without asking (engine.decide.forced_nb): why."""
+
+    NONE: int = 0
+    BAGS: int = 1  # R4.7: the receiver's only item is the other Secret Bag -> reject
+    MIRROR: int = 2  # R4.5: a Broken Mirror cannot be rejected -> accept
+    PEARL: int = 3  # R4.6: a Black Pearl cannot be rejected -> accept
+    DIPLOMAT: int = 4  # R8: the Diplomat's trade cannot be refused -> accept
+
+
+FORCED = Forced()
 
 
 class Variant(NamedTuple):

@@ -9,13 +9,12 @@ record does not depend on the thread count, the chunking or whether it is traced
 from __future__ import annotations
 
 import numpy as np
-from .jit import njit
 
 from .bots.dispatch import final_beliefs_nb, seat_bots_nb
 from .engine.game import play_turns_nb
 from .engine.state import new_state_nb, setup_nb
 from .enums import N_REC, SC
-from .jit import record_nb
+from .jit import njit, record_nb
 from .rng import mix64_nb, stream_key_nb
 
 
@@ -113,12 +112,13 @@ def copy_state_nb(dst, src):
     random stream included, so that played forward both are the same game. Not copied: the
     event log and the script; ``dst`` keeps its own log capacity (a copy made for look-ahead
     usually logs nothing, which changes no decision) and plays without a script (every seat's
-    bot decides). Mutates ``dst`` only."""
+    bot decides) and without a pause (``engine.decide``). Mutates ``dst`` only."""
     log_cap = dst.sc[SC.LOG_CAP]
     dst.sc[:] = src.sc
     dst.sc[SC.LOG_CAP] = log_cap
     dst.sc[SC.N_SCRIPT] = 0
     dst.sc[SC.SCRIPT_POS] = 0
+    dst.sc[SC.PAUSE] = 0
     dst.sc[SC.N_EVENTS] = 0
     dst.rs[:] = src.rs
     dst.loc[:] = src.loc

@@ -72,7 +72,7 @@ def test_copy_state_misses_no_field():
     src = as_record(buf)
     dst = new_state(0)
     copy_state_nb(dst, src)
-    own = {SC.LOG_CAP, SC.N_SCRIPT, SC.SCRIPT_POS, SC.N_EVENTS}
+    own = {SC.LOG_CAP, SC.N_SCRIPT, SC.SCRIPT_POS, SC.N_EVENTS, SC.PAUSE}
 
     def leaves(rec, prefix=""):  # every field of nested records (alignment padding is no field)
         for name in rec.dtype.names:
@@ -90,4 +90,4 @@ def test_copy_state_misses_no_field():
             keep = [i for i in range(len(a)) if i not in own]
             a, b = a[keep], b[keep]
         assert a.tobytes() == b.tobytes(), name
-    assert dst.sc[SC.LOG_CAP] == 0 and dst.sc[SC.N_SCRIPT] == 0
+    assert dst.sc[SC.LOG_CAP] == 0 and dst.sc[SC.N_SCRIPT] == 0 and dst.sc[SC.PAUSE] == 0

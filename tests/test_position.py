@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -23,8 +25,9 @@ from kutsch_sim.enums import (
     SIDE_DEF,
 )
 from kutsch_sim.errors import KutschError
+from kutsch_sim.notation.outcome import decode_events
 from kutsch_sim.notation.position import Position
-from kutsch_sim.notation.run import decode_events, play_turns, run
+from kutsch_sim.notation.run import play_turns, run
 from kutsch_sim.notation.script import compile_script
 
 EXAMPLE = """
@@ -113,7 +116,7 @@ def test_drink_and_minority() -> None:
 def test_bad_positions_give_one_line_errors(text: str, message: str) -> None:
     with pytest.raises(KutschError, match=message) as err:
         Position.parse(text)
-    assert "\n" not in str(err.value)
+    assert "\n" not in str(err.value) and re.match(r"position lines? \d+(-\d+)?: ", str(err.value))
 
 
 POS4 = Position.parse(

@@ -97,7 +97,8 @@ def test_R6_3_secret_bag_counts_only_once_the_deck_is_empty() -> None:
 
 def test_R9_bags_transform_the_moment_the_deck_empties() -> None:
     pos = BASE.replace("Key, Key, Dagger", "Key, Key, BagKey").replace("Key, Whip", "Whip")
-    out = run(pos, ["0 attack 1", "0 declare team"])  # tie: the attacker draws the last card
+    # a tie: the attacker draws the last card; its next turn it declares
+    out = run(pos, ["0 attack 1", "1 pass", "2 pass", "3 pass", "0 declare team"])
     played = [e.name for e in out.played()]
     assert played[:4] == ["turn", "attack", "result", "draw"] and played[4] == "bags_open"
     assert out.state.sc[SC.BAGS_OPEN] == 1 and out.turns == 5

@@ -109,7 +109,8 @@ def test_R10_advanced_3p_the_monocle_shows_one_card_two_agreeing_cards_tell_the_
     out = run(ADV, script, turns=1)
     assert ("see_acard", 0, 1, 0, BROTHERHOOD) in rows(out) and out.knows_team(0, 1) is None
     # a second look at another position: two Brotherhood cards, so seat 1 is of the Brotherhood
-    out = run(ADV, [*script, "0 attack 1", "0 play dagger yes", "0 win look", "0 see-card 2"], turns=4)
+    out = run(ADV, [*script, "1 pass", "2 pass", "0 attack 1", "0 play dagger yes", "0 win look", "0 see-card 2"],
+              turns=4)
     assert out.state.k_acard[0, 1].tolist() == [BROTHERHOOD, -1, BROTHERHOOD]
     assert out.knows_team(0, 1) == "Brotherhood"
 

@@ -14,6 +14,7 @@ from ..enums import (
     DCTX_X,
     DEC,
     EV,
+    FORCED,
     IK,
     LOC_DECK,
     LOC_PILE,
@@ -28,7 +29,7 @@ from ..enums import (
     VAR,
 )
 from ..rng import shuffle_nb
-from .decide import decide_nb, yes_no_nb
+from .decide import decide_nb, forced_nb, yes_no_nb
 from .items import draw_nb, hand_options_nb, look_assoc_nb, move_known_nb, see_items_nb, show_card_nb
 from .log import log_nb
 
@@ -105,10 +106,11 @@ def trade_body_nb(st, a, b, x, forced, name):
     st.dctx[DCTX_CARD] = x
     st.k_card[b, x] = a  # the receiver looks at the card (R4.2) before it decides
     n_ret = return_options_nb(st, b, x, forced, name)
-    if n_ret == 0:
-        accept = False  # R4.7: only the other Bag to give back -> must reject
+    if n_ret == 0:  # R4.7: only the other Bag to give back -> must reject
+        accept = forced_nb(st, b, DEC.ACCEPT, 0, FORCED.BAGS) == 1
     elif must:
-        accept = True
+        why = FORCED.DIPLOMAT if forced == TRADE_FORCED else (FORCED.PEARL if kx == IK.PEARL else FORCED.MIRROR)
+        accept = forced_nb(st, b, DEC.ACCEPT, 1, why) == 1
     else:
         accept = yes_no_nb(st, b, DEC.ACCEPT)
     if not accept:

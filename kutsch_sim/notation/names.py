@@ -89,29 +89,44 @@ def strip_comment(raw: str) -> str:
     return re.sub(r"(?<![A-Za-z0-9])#.*$", "", raw)
 
 
-def place_cards(groups: list[list[str]]) -> list[list[int]]:
+class PositionError(KutschError):
+    """A position that breaks a rule. ``where`` names the statement at fault (``"seat 2"``,
+    ``"deck"``, ``"turn"``, ``"drink"``, ``"cap"``, ``"seed"``, ``"variant"``, or ``"seats"``
+    for the seat lines together), so that the parser can name its line."""
+
+    def __init__(self, message: str, where: str = "seats") -> None:
+        super().__init__(message)
+        self.where = where
+
+
+def place_cards(groups: list[list[str]], where: list[str] | None = None) -> list[list[int]]:
     """Card ids for item names: explicit ``Key#2`` first, then plain names take the
-    first free card of their kind in reading order (seats, then the deck)."""
+    first free card of their kind in reading order (seats, then the deck). ``where``
+    names each group for a :class:`PositionError` (default: ``seat 0`` .. and ``deck``)."""
+    if where is None:
+        where = [f"seat {g}" for g in range(len(groups) - 1)] + ["deck"]
     used: set[int] = set()
     out: list[list[int | None]] = []
-    for names in groups:
+    for g, names in enumerate(groups):
         row: list[int | None] = []
         for name in names:
-            c = explicit_card(name)
+            try:
+                c = explicit_card(name)
+            except KutschError as e:
+                raise PositionError(str(e), where[g]) from None
             if c is not None:
                 if c in used:
-                    raise KutschError(f"card {card_label(c)} placed twice")
+                    raise PositionError(f"card {card_label(c)} placed twice", where[g])
                 used.add(c)
             row.append(c)
         out.append(row)
-    for names, row in zip(groups, out, strict=True):
+    for g, (names, row) in enumerate(zip(groups, out, strict=True)):
         for i, name in enumerate(names):
             if row[i] is None:
                 k = item_kind(name)
                 free = [c for c in KIND_CARDS[k] if c not in used]
                 if not free:
-                    raise KutschError(f"too many {ITEM_NAMES[k]} cards: the game has {len(KIND_CARDS[k])}")
+                    raise PositionError(f"too many {ITEM_NAMES[k]} cards: the game has {len(KIND_CARDS[k])}", where[g])
                 row[i] = free[0]
                 used.add(free[0])
     return [[int(c) for c in row] for row in out]
-

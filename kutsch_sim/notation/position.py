@@ -37,7 +37,7 @@ spaces/punctuation inside a name are ignored (``Secret Bag (Key)`` = ``BagKey``,
 * ``pile: OCCUPATION, ...`` — optional check: the occupations nobody holds (always the pile).
 * Every item card not placed in a hand or the deck is out of the game.
 
-Checked (one-line :class:`KutschError`): 3..10 seats numbered 0..N-1, team sizes of R2.2
+Checked (one-line :class:`KutschError`, naming the line of parsed text): 3..10 seats numbered 0..N-1, team sizes of R2.2
 (equal at even N; (N+1)/2 and (N-1)/2 at odd N), every occupation at most once, every
 card at most once, no empty hand, hands within the limit (R2.4), no Black Pearl at 3
 players nor Coat at 10 (R2.3), Drink of Power only at odd N.
@@ -80,6 +80,7 @@ from ..errors import KutschError
 from .names import (
     DEFAULT_LOG_CAP,
     DEFAULT_TURN_CAP,
+    PositionError,
     card_label,
     hand_limit,
     occupation,
@@ -121,64 +122,71 @@ class Position:
 
     # ------------------------------------------------------------------ checks
     def validate(self) -> None:
+        """Raise :class:`PositionError` (naming the statement at fault) for a position the rules
+        do not allow: the checks of the module docstring."""
         n = self.n
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise KutschError(f"a position needs {MIN_PLAYERS}..{MAX_PLAYERS} seats, got {n}")
+            raise PositionError(f"a position needs {MIN_PLAYERS}..{MAX_PLAYERS} seats, got {n}")
         if not (len(self.occs) == len(self.up) == len(self.hands) == n):
-            raise KutschError("teams, occupations, face-up flags and hands must have one entry per seat")
+            raise PositionError("teams, occupations, face-up flags and hands must have one entry per seat")
         big = (n + 1) // 2
         sizes = sorted((self.teams.count(ORDER), self.teams.count(BROTHERHOOD)))
         if sizes != sorted((big, n - big)) or any(t not in (ORDER, BROTHERHOOD) for t in self.teams):
-            raise KutschError(
+            raise PositionError(
                 f"teams must be {n - big} and {big} at {n} players (R2.2), got Order {self.teams.count(ORDER)}"
                 f" / Brotherhood {self.teams.count(BROTHERHOOD)}"
             )
-        for o in self.occs:
-            if not 0 <= o < N_OCCS or self.occs.count(o) > 1:
-                raise KutschError(f"occupation {OCC_KEYS[o] if 0 <= o < N_OCCS else o} held twice or invalid")
-        placed = [c for h in self.hands for c in h] + list(self.deck)
-        for c in placed:
-            if not 0 <= c < N_CARDS:
-                raise KutschError(f"invalid card id {c}")
-            if placed.count(c) > 1:
-                raise KutschError(f"card {card_label(c)} placed twice")
+        for p, o in enumerate(self.occs):
+            if not 0 <= o < N_OCCS or o in self.occs[:p]:
+                raise PositionError(f"occupation {OCC_KEYS[o] if 0 <= o < N_OCCS else o} held twice or invalid",
+                                    f"seat {p}")
+        places = [(c, f"seat {p}") for p, h in enumerate(self.hands) for c in h] + [(c, "deck") for c in self.deck]
         lo, hi = card_player_range()
-        for c in placed:
+        seen: set[int] = set()
+        for c, where in places:
+            if not 0 <= c < N_CARDS:
+                raise PositionError(f"invalid card id {c}", where)
+            if c in seen:
+                raise PositionError(f"card {card_label(c)} placed twice", where)
+            seen.add(c)
             if not lo[c] <= n <= hi[c]:
-                raise KutschError(f"{CARD_NAMES[c]} is not used at {n} players (R2.3)")
+                raise PositionError(f"{CARD_NAMES[c]} is not used at {n} players (R2.3)", where)
         lim = hand_limit(n)
         for p, h in enumerate(self.hands):
             if not h:
-                raise KutschError(f"seat {p} has no items: every hand holds at least one (R4)")
+                raise PositionError(f"seat {p} has no items: every hand holds at least one (R4)", f"seat {p}")
             if len(h) > lim:
-                raise KutschError(f"seat {p} holds {len(h)} items, over the hand limit {lim} at {n} players (R2.4)")
+                raise PositionError(f"seat {p} holds {len(h)} items, over the hand limit {lim} at {n} players (R2.4)",
+                                    f"seat {p}")
         if not 0 <= self.turn < n:
-            raise KutschError(f"turn must name a seat 0..{n - 1}, got {self.turn}")
+            raise PositionError(f"turn must name a seat 0..{n - 1}, got {self.turn}", "turn")
         if self.drink and n % 2 == 0:
-            raise KutschError("Drink of Power is only in play at odd player counts (R2.2, R7)")
+            raise PositionError("Drink of Power is only in play at odd player counts (R2.2, R7)", "drink")
         if not 1 <= self.turn_cap <= 100_000:
-            raise KutschError(f"turn cap must be 1..100000, got {self.turn_cap}")
+            raise PositionError(f"turn cap must be 1..100000, got {self.turn_cap}", "cap")
         if not 0 <= self.seed < 2**63:
-            raise KutschError(f"seed must be 0..2**63-1, got {self.seed}")
+            raise PositionError(f"seed must be 0..2**63-1, got {self.seed}", "seed")
         from ..api import parse_variants
 
         if tuple(self.variants) != parse_variants(tuple(self.variants)):
-            raise KutschError(f"variants must be given in the order {', '.join(parse_variants(self.variants))}")
+            raise PositionError(f"variants must be given in the order {', '.join(parse_variants(self.variants))}",
+                                "variant")
         if "advanced-3p" in self.variants:
             if n != 3:
-                raise KutschError("variant advanced-3p is the 3-player game only (R10)")
+                raise PositionError("variant advanced-3p is the 3-player game only (R10)", "variant")
             if len(self.acards) != n:
-                raise KutschError("advanced-3p: write every seat's team as its 3 association cards, e.g. OBO")
+                raise PositionError("advanced-3p: write every seat's team as its 3 association cards, e.g. OBO")
             cards = [c for a in self.acards for c in a]
-            if any(c not in (ORDER, BROTHERHOOD) for c in cards) or any(len(a) != 3 for a in self.acards):
-                raise KutschError("advanced-3p: each seat holds 3 association cards")
+            for p, a in enumerate(self.acards):
+                if any(c not in (ORDER, BROTHERHOOD) for c in a) or len(a) != 3:
+                    raise PositionError("advanced-3p: each seat holds 3 association cards", f"seat {p}")
             if cards.count(ORDER) > 5 or cards.count(BROTHERHOOD) > 5:
-                raise KutschError("advanced-3p: there are only 5 association cards of each team (R10)")
+                raise PositionError("advanced-3p: there are only 5 association cards of each team (R10)")
             for p, a in enumerate(self.acards):
                 if self.teams[p] != (BROTHERHOOD if sum(a) >= 2 else ORDER):
-                    raise KutschError(f"seat {p}'s team must be the majority of its association cards")
+                    raise PositionError(f"seat {p}'s team must be the majority of its association cards", f"seat {p}")
         elif self.acards:
-            raise KutschError("association cards (OBO ...) need 'variant advanced-3p'")
+            raise PositionError("association cards (OBO ...) need 'variant advanced-3p'")
 
     # ------------------------------------------------------------------ text
     @classmethod
@@ -247,12 +255,14 @@ class Position:
         from ..bots.dispatch import start_bots_nb
         from ..bots.profiles import bot_arrays, check_bots
         from ..engine.invariants import check_nb
-        from ..engine.state import new_state, reset_scalars_nb
+        from ..engine.state import SCRIPT_CAP, new_state, reset_scalars_nb
         from ..rng import seed_stream_nb
         from .script import compile_script
 
         rows = script if isinstance(script, np.ndarray) else compile_script(script, self)
         rows = np.ascontiguousarray(rows, dtype=np.int32).reshape(-1, 3)
+        if len(rows) > SCRIPT_CAP:
+            raise KutschError(f"script row {SCRIPT_CAP + 1}: a script holds at most {SCRIPT_CAP} decisions")
         names = (bots,) * self.n if isinstance(bots, str) else tuple(bots)
         if len(names) != self.n:
             raise KutschError(f"bots names {len(names)} seats but the position has {self.n}")
@@ -353,6 +363,7 @@ def _parse(text: str) -> Position:
     cap = DEFAULT_TURN_CAP
     seed = 0
     variants: list[str] = []
+    at: dict[str, int] = {}  # statement -> its line ("seat 2", "deck", "turn", ...), for the errors
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = strip_comment(raw).strip()
         if not line:
@@ -376,6 +387,7 @@ def _parse(text: str) -> Position:
                 if not re.fullmatch(r"[OoBb]{3}", words[0]):
                     team(words[0])  # checked here, so the error names the line
                 seats[p] = (words[0], occupation(" ".join(words[1:])), up, _items(m.group(3)))
+                at[f"seat {p}"] = lineno
             elif word == "deck":
                 deck_names = _items(rest.lstrip(":"))
             elif word == "pile":
@@ -400,18 +412,42 @@ def _parse(text: str) -> Position:
                 from ..api import parse_variants
 
                 variants += parse_variants(rest)
+                word = "variant"
             else:
                 raise KutschError(f"unknown statement {word!r} (seat, deck, pile, players, turn, drink, "
                                   "minority, cap, seed, variant)")
+            at.setdefault(word, lineno)
         except KutschError as e:
             raise KutschError(f"position line {lineno}: {e}") from None
+    try:
+        return _build(seats, deck_names, pile, players, turn, minority, drink, cap, seed, variants)
+    except PositionError as e:
+        raise KutschError(f"{_lines(e.where, at, text)}: {e}") from None
+
+
+def _lines(where: str, at: dict[str, int], text: str) -> str:
+    """``position line 3`` for one statement; the seat lines (``"seats"``) as a range."""
+    if where in at:
+        return f"position line {at[where]}"
+    seat_lines = sorted(v for k, v in at.items() if k.startswith("seat "))
+    if not seat_lines:
+        n = len(text.splitlines())
+        return f"position lines 1-{n}" if n > 1 else "position line 1"
+    lo, hi = seat_lines[0], seat_lines[-1]
+    return f"position line {lo}" if lo == hi else f"position lines {lo}-{hi}"
+
+
+def _build(seats: dict, deck_names: list[str], pile: list[int] | None, players: int | None, turn: int | None,
+           minority: int | None, drink: bool, cap: int, seed: int, variants: list[str]) -> Position:
+    """The Position of parsed statements; every error is a :class:`PositionError` naming its statement."""
     if not seats:
-        raise KutschError("position has no seat lines")
+        raise PositionError("no seat line: write one per seat, 'seat P: TEAM OCCUPATION [up] | ITEM, ...'")
     n = len(seats)
-    if sorted(seats) != list(range(n)):
-        raise KutschError(f"seats must be numbered 0..{n - 1}, got {sorted(seats)}")
+    for p in sorted(seats):
+        if p >= n:
+            raise PositionError(f"seat {p} is out of range: {n} seat lines are numbered 0..{n - 1}", f"seat {p}")
     if players is not None and players != n:
-        raise KutschError(f"'players {players}' but {n} seat lines")
+        raise PositionError(f"'players {players}' but {n} seat lines", "players")
     hands = place_cards([seats[p][3] for p in range(n)] + [deck_names])
     from ..api import parse_variants
 
@@ -422,7 +458,8 @@ def _parse(text: str) -> Position:
         word = seats[p][0]
         if re.fullmatch(r"[OoBb]{3}", word):
             if "advanced-3p" not in variant_names:
-                raise KutschError(f"seat {p}: association cards ({word}) need 'variant advanced-3p' (R10)")
+                raise PositionError(f"seat {p}: association cards ({word}) need 'variant advanced-3p' (R10)",
+                                    f"seat {p}")
             cards = tuple(ORDER if ch in "oO" else BROTHERHOOD for ch in word)
             acards += (cards,)
             teams.append(BROTHERHOOD if sum(cards) >= 2 else ORDER)
@@ -443,8 +480,9 @@ def _parse(text: str) -> Position:
     )
     if minority is not None and minority != pos.minority:
         have = TEAM_NAMES[pos.minority] if pos.minority >= 0 else "none (even N)"
-        raise KutschError(f"'minority {TEAM_NAMES[minority]}' disagrees with the seat lines: minority is {have}")
+        raise PositionError(f"'minority {TEAM_NAMES[minority]}' disagrees with the seat lines: minority is {have}",
+                            "minority")
     if pile is not None and sorted(pile) != sorted(set(range(N_OCCS)) - set(pos.occs)):
         want = ", ".join(OCC_KEYS[o] for o in sorted(set(range(N_OCCS)) - set(pos.occs)))
-        raise KutschError(f"the pile must hold exactly the occupations nobody holds: {want}")
+        raise PositionError(f"the pile must hold exactly the occupations nobody holds: {want}", "pile")
     return pos

@@ -1,159 +1,46 @@
 """Running a position: play scripted decisions from a :class:`~kutsch_sim.notation.position.Position`.
 
 :func:`run` builds the engine state (debug mode: invariants checked after every event),
-plays the given number of turns with the engine's own turn function and returns an
-:class:`Outcome` with readable accessors (hands as names, winner label, what seats know,
-decoded events). See ``docs/positions.md``.
+plays with the engine's own turn function and returns an
+:class:`~kutsch_sim.notation.outcome.Outcome`. A script is read turn by turn: a turn that
+uses none of its lines ends it. ``stop_at`` stops the run right before a decision inside a
+turn. See ``docs/positions.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
-from ..cards import ITEM_KEYS, OCC_KEYS
-from ..enums import (
-    CARD_KIND_LIST,
-    DECISION_LABELS,
-    ERR,
-    ERR_LABELS,
-    EV_COLS,
-    LOC_OUT,
-    LOC_PILE,
-    N_OCCS,
-    SC,
-    TEAM_NAMES,
-    WIN,
-    WINNER_LABELS,
-    Event,
-)
+from ..engine.decide import StopAtDecision
+from ..enums import DEC, DECISION_LABELS, ERR, PAUSE, SC, WIN
 from ..errors import KutschError
 from .names import DEFAULT_LOG_CAP
+from .outcome import FORCED_RULES, Outcome, decode_events
 from .position import Position
-from .script import compile_script_lines, script_lines
-
-EVENT_NAMES = tuple(f.lower() for f in Event._fields)
-
-
-class Ev(NamedTuple):
-    """One decoded event row (meanings of a..d in ``enums.Event``)."""
-
-    name: str
-    turn: int
-    a: int
-    b: int
-    c: int
-    d: int
-
-
-@dataclass
-class Outcome:
-    """The state after :func:`run`, with readable accessors used by tests and users."""
-
-    position: Position
-    state: object  # engine State (namedtuple of numpy arrays)
-    events: list[Ev]
-    script_len: int
-
-    @property
-    def n(self) -> int:
-        return self.position.n
-
-    @property
-    def over(self) -> bool:
-        return bool(self.state.sc[SC.OVER])
-
-    @property
-    def winner(self) -> str | None:
-        """``order``, ``brotherhood``, ``solo``, ``timeout``, ``error``, or None if still on."""
-        w = int(self.state.sc[SC.WINNER])
-        return None if w == WIN.NONE else WINNER_LABELS[w]
-
-    @property
-    def error(self) -> str:
-        return ERR_LABELS[int(self.state.sc[SC.ERROR])]
-
-    @property
-    def script_used(self) -> int:
-        return int(self.state.sc[SC.SCRIPT_POS])
-
-    @property
-    def active(self) -> int:
-        return int(self.state.sc[SC.ACTIVE])
-
-    @property
-    def turns(self) -> int:
-        return int(self.state.sc[SC.TURN])
-
-    def cards(self, seat: int) -> list[int]:
-        return [int(c) for c in np.flatnonzero(self.state.loc == seat)]
-
-    def hand(self, seat: int) -> list[str]:
-        """Item keys in seat's hand, in card order (``['Key', 'Key', 'Dagger']``)."""
-        return [ITEM_KEYS[CARD_KIND_LIST[c]] for c in self.cards(seat)]
-
-    def deck(self) -> list[str]:
-        """Item keys in the deck, top first."""
-        dn = int(self.state.sc[SC.DECK_N])
-        return [ITEM_KEYS[CARD_KIND_LIST[int(self.state.deck[i])]] for i in range(dn - 1, -1, -1)]
-
-    def out(self) -> list[str]:
-        return [ITEM_KEYS[CARD_KIND_LIST[c]] for c in np.flatnonzero(self.state.loc == LOC_OUT)]
-
-    def occupation(self, seat: int) -> str:
-        return OCC_KEYS[int(self.state.occ[seat])]
-
-    def face_up(self, seat: int) -> bool:
-        return bool(self.state.occ_up[seat])
-
-    def pile(self) -> list[str]:
-        return [OCC_KEYS[o] for o in range(N_OCCS) if self.state.occ_loc[o] == LOC_PILE]
-
-    def knows_team(self, seer: int, seat: int) -> str | None:
-        t = int(self.state.k_assoc[seer, seat])
-        return None if t < 0 else TEAM_NAMES[t]
-
-    def knows_occupation(self, seer: int, seat: int) -> str | None:
-        o = int(self.state.k_occ[seer, seat])
-        return None if o < 0 else OCC_KEYS[o]
-
-    def knows_card_at(self, seer: int, card: int) -> int:
-        """Where ``seer`` last saw ``card``: a seat, LOC_DECK (10), or -1."""
-        return int(self.state.k_card[seer, card])
-
-    def of(self, name: str) -> list[Ev]:
-        """Events of one type, e.g. ``of("draw")`` (names of ``enums.Event``, any case)."""
-        key = name.lower()
-        if key not in EVENT_NAMES:
-            raise KutschError(f"unknown event {name!r}; valid: {', '.join(EVENT_NAMES)}")
-        return [e for e in self.events if e.name == key]
-
-    def played(self) -> list[Ev]:
-        """Events after the set-up."""
-        i = next(i for i, e in enumerate(self.events) if e.name == "setup_done")
-        return self.events[i + 1:]
-
-
-def decode_events(st) -> list[Ev]:
-    m = min(int(st.sc[SC.N_EVENTS]), int(st.sc[SC.LOG_CAP]))
-    return [Ev(EVENT_NAMES[r[0]], *(int(x) for x in r[1:EV_COLS])) for r in st.log[:m]]
+from .script import compile_script_lines, parse_stop, script_lines
 
 
 def run(position: Position | str, script: Sequence[str] | str | np.ndarray = (), turns: int | None = None, *,
-        bots: str | Sequence[str] = "first", log_cap: int = DEFAULT_LOG_CAP, strict: bool = True) -> Outcome:
-    """Play ``turns`` turns (None: to the end of the game) from ``position`` with ``script``.
+        stop_at: str | None = None, bots: str | Sequence[str] = "first", log_cap: int = DEFAULT_LOG_CAP,
+        strict: bool = True) -> Outcome:
+    """Play ``position`` with ``script`` for ``turns`` turns (None: to the end of the game).
 
     ``position``: a :class:`Position` or its text. ``script``: lines of
     :mod:`kutsch_sim.notation.script` notation (a list, or one string with a line each), or
-    int32[S, 3] rows. ``strict`` (default) raises :class:`KutschError` when a scripted
-    decision is illegal (naming the line) or when script lines are left unused at the
-    end; pass ``strict=False`` to inspect such outcomes (``outcome.error``,
-    ``outcome.script_used``).
-    """
+    int32[S, 3] rows. The script is read turn by turn from the position's turn: a turn that
+    uses none of its lines ends it (the bots play on). ``stop_at`` (``"[SEAT] DECISION"``,
+    e.g. ``"1 accept"``, ``"play"``, ``"any"``): once every script line is used, stop right
+    before the first such decision, even one the rules take (``outcome.pending``).
 
+    ``strict`` (default) raises :class:`KutschError` naming the script line that is illegal,
+    that gives the other answer to a decision the rules force, that is for the wrong seat or
+    is never used, and when ``stop_at`` never comes; pass ``strict=False`` to inspect such
+    outcomes (``outcome.error``, ``outcome.script_used``, ``outcome.pending``).
+    """
+    if turns is not None and (isinstance(turns, bool) or not isinstance(turns, int | np.integer) or turns < 0):
+        raise KutschError(f"turns must be None or a whole number >= 0, got {turns!r}")
     if isinstance(position, str):
         position = Position.parse(position)
     if isinstance(script, np.ndarray):
@@ -163,11 +50,14 @@ def run(position: Position | str, script: Sequence[str] | str | np.ndarray = (),
     else:
         rows, origin = compile_script_lines(script, position)
         lines = script_lines(script)
+    stop = None if stop_at is None else parse_stop(stop_at, position)
     st = position.to_state(rows, bots=bots, log_cap=log_cap)
-    play_turns(st, turns)
+    gap = _play(st, turns, stop, play_on=not strict)
     out = Outcome(position, st, decode_events(st), len(rows))
     if strict:
-        _check_script(out, rows, origin, lines, turns, bots)
+        _check_script(out, rows, origin, lines, turns, bots, gap)
+        if stop is not None and out.pending is None:
+            raise KutschError(f"stop_at {stop_at!r}: {_nothing_came(stop, turns, gap)} after the script's last line")
     return out
 
 
@@ -198,21 +88,77 @@ def play_turns(st, turns: int | None) -> None:
     fill_record_nb(st)
 
 
-def _check_script(out: Outcome, rows: np.ndarray, origin: list[int], lines: list[str], turns, bots) -> None:
+def _play(st, turns: int | None, stop: tuple[int, int] | None, *, play_on: bool) -> int:
+    """Play the script turn by turn, then on to ``turns`` (None: the end); stop before the
+    decision ``stop`` (seat or -1, kind or -1) once the script is used. Returns the turn that
+    used no script line while lines were left (-1 if none): the script ends there, and the
+    game goes on only if ``play_on``."""
+    sc = st.sc
+    if stop is not None:
+        sc[SC.PAUSE] = PAUSE.ARMED
+        sc[SC.PAUSE_SEAT], sc[SC.PAUSE_KIND] = stop
+    gap = -1
+    played = 0
+    try:
+        while sc[SC.SCRIPT_POS] < sc[SC.N_SCRIPT] and not sc[SC.OVER] and (turns is None or played < turns):
+            used = int(sc[SC.SCRIPT_POS])
+            turn = int(sc[SC.TURN])
+            play_turns(st, 1)
+            played += 1
+            if sc[SC.SCRIPT_POS] == used and not sc[SC.OVER]:
+                gap = turn
+                sc[SC.N_SCRIPT] = used  # the script ends here
+                if not play_on:
+                    return gap
+                break
+        play_turns(st, None if turns is None else turns - played)
+    except StopAtDecision:
+        pass  # the state is as it was right before the decision (outcome.pending)
+    return gap
+
+
+def _nothing_came(stop: tuple[int, int], turns: int | None, gap: int) -> str:
+    seat, kind = stop
+    what = "decision" if kind < 0 else f"{DECISION_LABELS[kind]} decision"
+    who = "" if seat < 0 else f" of seat {seat}"
+    if gap >= 0:
+        when = f" by the end of turn {gap}, which used no script line and so ended the script"
+    elif turns is not None:
+        when = f" in {turns} turn{'s' if turns != 1 else ''}"
+    else:
+        when = " before the game ended"
+    return f"no {what}{who} came up{when}"
+
+
+def _check_script(out: Outcome, rows: np.ndarray, origin: list[int], lines: list[str], turns: int | None, bots,
+                  gap: int) -> None:
+    """Raise a one-line KutschError naming the first script line that was refused or not used."""
     st = out.state
     if st.sc[SC.ERROR] == ERR.SCRIPT:
-        # find the first illegal row: replay growing prefixes of the script (games are cheap)
-        for i in range(1, len(rows) + 1):
-            s2 = out.position.to_state(rows[:i], bots=bots, log_cap=0)
-            play_turns(s2, turns)
-            if s2.sc[SC.ERROR] == ERR.SCRIPT:
-                j = origin[i - 1]
-                raise KutschError(f"script line {j + 1} {lines[j].strip()!r} is not a legal decision here")
-        raise KutschError("an illegal scripted decision")
-    if out.script_used < out.script_len:
-        i = out.script_used
+        i = int(st.sc[SC.SCRIPT_BAD]) - 1
         j = origin[i]
-        raise KutschError(
-            f"script line {j + 1} {lines[j].strip()!r} was never used: no {DECISION_LABELS[int(rows[i, 1])]} "
-            f"decision of seat {int(rows[i, 0])} came up"
-        )
+        head = f"script line {j + 1} {lines[j].strip()!r}"
+        why = FORCED_RULES.get(int(st.sc[SC.FORCED]))
+        if why is None:
+            raise KutschError(f"{head} is not a legal decision here")
+        seat, value = int(rows[i, 0]), int(rows[i, 2])
+        answer = "reject" if value == 1 else "accept"
+        raise KutschError(f"{head}: the rules force seat {seat} to {answer} here ({why})")
+    if out.script_used >= out.script_len:
+        return
+    i = out.script_used
+    j = origin[i]
+    head = f"script line {j + 1} {lines[j].strip()!r}"
+    seat, kind = int(rows[i, 0]), int(rows[i, 1])
+    # where did the decision go? replay the lines used, stopping at the next one of this kind
+    budget = turns if gap < 0 else gap + 1
+    probe = out.position.to_state(rows[:i], bots=bots, log_cap=0)
+    _play(probe, budget, (-1, kind), play_on=True)
+    never = f"{head} was never used: {_nothing_came((seat, kind), turns, gap)}"
+    if probe.sc[SC.PAUSE] != PAUSE.STOPPED:
+        raise KutschError(never)
+    other, turn = int(probe.sc[SC.PAUSE_SEAT]), int(probe.sc[SC.TURN])
+    if kind == DEC.ACTION:
+        raise KutschError(f"{head} is for seat {seat}, but turn {turn} is seat {other}'s: script that turn first "
+                          f"(e.g. '{other} pass')")
+    raise KutschError(f"{never}; the next one was seat {other}'s (turn {turn})")

@@ -1,7 +1,10 @@
 """Decision scripts: readable lines -> (seat, Decision kind, option value) rows for the engine.
 
 ``decide_nb`` takes the next scripted row when its seat and kind match the decision
-being asked; every other decision goes to the seat's bot. One line is
+being asked; every other decision goes to the seat's bot. A decision the rules take (an offer
+that cannot be refused, R4.5, R4.6, R8, or must be, R4.7) may be written too: the row is then
+checked (``engine.decide.forced_nb``). :func:`kutsch_sim.notation.run.run` reads a script turn
+by turn: a turn that uses none of its lines ends it. One line is
 ``SEAT VERB ARGS`` (``#`` starts a comment; verbs and names are case-insensitive,
 ``-`` and ``_`` alike); a few verbs expand to several rows. CARD is an item name as in
 :mod:`kutsch_sim.notation.position` (``Dagger``, ``Secret Bag (Key)``, ``Key#2``); T and S are seats.
@@ -119,11 +122,13 @@ class _Line:
     def card(self, text: str, where: str = "own") -> int:
         """Card id of an item name (see the module docstring for the choice among Keys)."""
         c = explicit_card(text)
+        placed = [c for h in self.pos.hands for c in h] + list(self.pos.deck)
         if c is not None:
+            if c not in placed:  # out of the game: no decision can ever name it
+                raise KutschError(f"no {text.strip()!r} card in this position")
             return c
         k = item_kind(text)
         own = self.pos.hands[self.seat]
-        placed = [c for h in self.pos.hands for c in h] + list(self.pos.deck)
         if where == "own":
             first = [c for c in KIND_CARDS[k] if c in own]
         elif where == "other":
@@ -338,6 +343,33 @@ VERBS |= {
 }
 
 
+# the decision each verb answers (for ``stop_at``); "raw" names its decision itself
+VERB_KIND: dict[str, int] = {label: k for k, label in enumerate(DECISION_LABELS)} | {
+    "action": DEC.ACTION, "pass": DEC.ACTION, "trade": DEC.ACTION, "attack": DEC.ACTION, "declare": DEC.ACTION,
+    "clairvoyant": DEC.CLAIR_USE, "pick": DEC.CLAIR_PICK, "diplomat": DEC.DIPLO_USE, "name": DEC.DECL_NAME,
+    "reject": DEC.ACCEPT, "give_named": DEC.GIVE_NAMED, "effect": DEC.EFFECT_USE, "see_card": DEC.ACARD_PICK,
+    "coat": DEC.COAT_PICK, "sextant": DEC.SEXTANT_DIR, "pass_on": DEC.SEXTANT_PASS, "priest": DEC.PRIEST_USE,
+    "hypnotize": DEC.HYPNO, "play": DEC.FIGHT_PLAY, "ring": DEC.RING_USE, "doctor": DEC.DOCTOR_USE,
+    "win": DEC.WIN_CHOICE, "give_away": DEC.LIMIT_GIVE,
+}
+
+
+def parse_stop(text: str, pos: Position) -> tuple[int, int]:
+    """(seat or -1, Decision kind or -1) of a ``stop_at`` text ``[SEAT] DECISION``: DECISION is
+    a verb or decision label (``accept``, ``play``, ``fight_play``) or ``any``."""
+    words = strip_comment(str(text)).lower().replace("-", "_").split()
+    seat = -1
+    if words and words[0].isdigit():
+        seat = int(words[0])
+        if seat >= pos.n:
+            raise KutschError(f"stop_at {text!r}: seat {seat} is not in this {pos.n}-player position")
+        words = words[1:]
+    if len(words) != 1 or (words[0] != "any" and words[0] not in VERB_KIND):
+        raise KutschError(f"stop_at {text!r}: expected '[SEAT] DECISION' with DECISION a verb, a decision "
+                          f"label or 'any', e.g. '1 accept'")
+    return seat, -1 if words[0] == "any" else VERB_KIND[words[0]]
+
+
 def parse_line(line: str, pos: Position) -> list[Row]:
     """Rows of one script line (empty for a blank or comment line)."""
     words = strip_comment(line).split()
@@ -361,11 +393,15 @@ def script_lines(lines: Sequence[str] | str) -> list[str]:
 def compile_script_lines(lines: Sequence[str] | str, pos: Position) -> tuple[np.ndarray, list[int]]:
     """(rows, line of each row): int32[S, 3] rows (seat, Decision kind, option value) for
     ``st.script``, and the 0-based index of the script line each row came from."""
+    from ..engine.state import SCRIPT_CAP
+
     rows: list[Row] = []
     origin: list[int] = []
     for i, line in enumerate(script_lines(lines)):
         try:
             new = parse_line(line, pos)
+            if len(rows) + len(new) > SCRIPT_CAP:
+                raise KutschError(f"a script holds at most {SCRIPT_CAP} decisions")
         except KutschError as e:
             raise KutschError(f"script line {i + 1} {line.strip()!r}: {e}") from None
         rows += new
