@@ -8,7 +8,8 @@ whom to name is kept in the seat's memory for the DECL_NAME decisions that follo
 
 from __future__ import annotations
 
-import numpy as np
+import math
+
 from ..jit import njit
 
 from ..cards_nb import (
@@ -289,7 +290,7 @@ def attack_score_nb(v, t, giveback, lean, sa, tie, loss):
     # opponent, against me if t is a teammate
     sup = (lean - (2.0 * tm - 1.0)) * (1.0 - 2.0 * tm)
     m = sa - sd + sup
-    e = np.exp(-1.5 * abs(m))
+    e = math.exp(-1.5 * abs(m))
     pt = 0.45 * e
     sg = 1.0 / (1.0 + e) if m >= 0.0 else e / (1.0 + e)  # the logistic of 1.5 m, from one exp
     pw = (1.0 - pt) * sg

@@ -56,6 +56,8 @@ The evidence itself is gathered event by event by ``bots.observer``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from ..jit import njit
 
@@ -180,8 +182,8 @@ def refresh_nb(n, me, na, asg, pub, priv, kas, trust, w, team, minor):
     asgp = np.zeros(A_PAD, np.int32)
     wp = np.zeros(A_PAD)
     for i in range(na):
-        epub[i] = np.exp(trust * pub[i])
-        epriv[i] = np.exp(priv[i])
+        epub[i] = math.exp(trust * pub[i])  # libm's exp, as compiled (see observer.pair_total_nb)
+        epriv[i] = math.exp(priv[i])
         asgp[i] = asg[i]
     refresh_cards_nb(n, me, na, asgp, epub, epriv, kas, wp, team, minor, np.full((1, 3), -1, np.int8), False, True,
                      np.zeros(N_BINS), np.zeros(A_MAX, np.int16), np.full(2, -1, np.int64))
