@@ -1,4 +1,4 @@
-"""Truth apart from view (STYLE 5, issue 3 item 1), and mirror symmetry of the bots.
+"""Truth apart from view (STYLE 5), and mirror symmetry of the bots.
 
 1. Changing what a seat cannot know (other seats' hidden associations and occupations,
    hidden hands, the deck order, other seats' knowledge and beliefs, the minority) never
@@ -176,9 +176,9 @@ def test_observer_public_evidence_ignores_what_only_the_traders_know():
     """R4's ruling (information): which Secret Bag was traded stays hidden (it is announced as
     "Secret Bag"), and so does whether an offer could not be refused because of its card
     (Black Pearl R4.6, Broken Mirror R4.5: offered face down); the Diplomat's demand (R8) is
-    public. The seats' beliefs must not depend on the first two. (Session 10's audit: the
-    observer reset every seat's confidence in the very Bag announced, and weighed no offer
-    of a Pearl or a Mirror as evidence, so every seat could tell them apart.)"""
+    public. The seats' beliefs must not depend on the first two: an observer that reset every
+    seat's confidence in the very Bag announced, or weighed no offer of a Pearl or a Mirror as
+    evidence, would let every seat tell them apart."""
     st = position(6, ("smart",) * 6, 3, 6)
     st.mem.bel_conf[:, 6:8] = 0.5  # (card 6 is the Bag (Key), 7 the Bag (Goblet))
     runs = []
@@ -230,8 +230,8 @@ def _observed(text: str, script: list[str]) -> object:
 def test_observer_an_announced_card_leaves_the_givers_other_cards_in_place():
     """R4's ruling (information): a completed trade's announced item is public, so the
     others know which of the giver's cards left; what they had seen at the giver stays
-    there. (Session 10's audit: the acceptance had already lowered it, and nothing raised it
-    again.) After a silent trade any of the giver's three cards may have gone."""
+    there (an acceptance must not lower it for good). After a silent trade any of the giver's
+    three cards may have gone."""
     st = _observed(ANNOUNCED, ["0 trade 1 Monocle", "1 accept", "1 return Whip"])
     assert st.mem.bel_conf[2, 0] == 1.0 and st.mem.bel_conf[2, 8] == 1.0 and st.k_card[2, 13] == 1
     st = _observed(ANNOUNCED, ["0 trade 1 Dagger", "1 accept", "1 return Whip"])
