@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..jit import njit
 
 from ..cards_nb import (
@@ -146,14 +148,14 @@ def plan_names_nb(v, item_team, opponents, need, own):
 @njit(cache=True)
 def plan_declaration_nb(v, need, own):
     """R6: the teammates to name so that our victory items reach ``need`` (own items ``own``)."""
-    return plan_names_nb(v, v.team, False, need, own)
+    return plan_names_nb(v, v.team, np.bool_(False), np.int64(need), own)
 
 
 @njit(cache=True)
 def plan_fortune_nb(v):
     """R10 fortune-telling: the other seats to name as the *other* team's holders of 3 of their
     victory items. No Drink of Power counts (only a declarer's own ever does, for its own team)."""
-    return plan_names_nb(v, 1 - v.team, True, 3, 0.0)
+    return plan_names_nb(v, 1 - v.team, np.bool_(True), np.int64(3), 0.0)
 
 
 # ------------------------------------------------------------------ trades (R4)
@@ -388,7 +390,7 @@ def choose_action_nb(v):
         elif act == ACT_ATTACK:
             gb = 0.0  # only read when t holds a single item (attack_score_nb)
             if v.hand_n[t] == 1:
-                gb = best_giveback_nb(v, t, occ_used, mine)
+                gb = best_giveback_nb(v, t, occ_used, np.int64(mine))
             s, r = attack_score_nb(v, t, gb, lean, sa, tie, loss)
             if stall > 0.0 and r == R_ATTACK_TAKE and v.tm[t] < 0.5:  # impatience (above)
                 s = s * (1.0 + stall) if s > 0.0 else s + stall

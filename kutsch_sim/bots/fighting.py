@@ -6,6 +6,7 @@ of the chosen option and writes its reason to ``v.out`` (``values.out_nb``).
 
 from __future__ import annotations
 
+import numpy as np
 from ..jit import njit
 
 from ..cards_nb import (
@@ -295,7 +296,7 @@ def choose_take_nb(v):
         known = v.k_assoc[lo] >= 0
         for y in range(N_CARDS):
             if v.k_card[y] == v.me:
-                back = max(back, return_score_nb(v, y, lo, False, used, known))
+                back = max(back, return_score_nb(v, y, lo, np.bool_(False), used, known))
     for i in range(v.n_opts):
         c = v.opts[i]
         sc[i] = 0.0 if c < 0 else take_value_nb(v, c, lo, used) + back

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..jit import njit
 
 from ..cards_nb import (
@@ -297,7 +299,7 @@ def observe_nb(st, typ, a, b, c, d):
             if a == ctx[X_DEF]:
                 pair_nb(st, na, a, b, -W_PRIEST)
             else:
-                side_nb(st, na, a, ctx[X_DEF], b, W_PRIEST)
+                side_nb(st, na, a, np.int64(ctx[X_DEF]), b, W_PRIEST)
             stale_all_nb(fresh, n)
         if c >= 0:
             h = hand_n[b]

@@ -282,7 +282,7 @@ def choose_limit_nb(v):
     for i in range(v.n_opts):
         o = v.opts[i]
         a = o // 32
-        s = return_score_nb(v, o % 32, a, False, used, v.k_assoc[a] >= 0)
+        s = return_score_nb(v, o % 32, a, np.bool_(False), used, v.k_assoc[a] >= 0)
         if v.hand_n[a] >= lim:
             # what they are glad to have or to be rid of (the Black Pearl) they pass straight
             # on, often back: a gain counts a quarter; a loss stays with them, so it counts
@@ -316,7 +316,7 @@ def choose_sextant_dir_nb(v):
     sc = v.score
     sc[0] = v.tm[left]
     sc[1] = v.tm[right]
-    i = pick_best_nb(v, 2)
+    i = pick_best_nb(v, np.int64(2))
     out_nb(v, R_SEXTANT_DIR, left if i == 0 else right, -1)
     return i
 
@@ -384,10 +384,10 @@ def choose_nb(v):
     if k == DEC.DIPLO_USE:
         return choose_diplo_use_nb(v)
     if k == DEC.DIPLO_TARGET:
-        return follow_plan_nb(v, v.mem[M_DIPLO_T], R_DIPLO_TARGET)
+        return follow_plan_nb(v, v.mem[M_DIPLO_T], np.int64(R_DIPLO_TARGET))
     if k == DEC.DIPLO_NAME:
-        return follow_plan_nb(v, v.mem[M_DIPLO_NAME], R_DIPLO_NAME)
+        return follow_plan_nb(v, v.mem[M_DIPLO_NAME], np.int64(R_DIPLO_NAME))
     if k == DEC.DIPLO_OFFER:
-        return follow_plan_nb(v, v.mem[M_DIPLO_OFFER], R_DIPLO_OFFER)
+        return follow_plan_nb(v, v.mem[M_DIPLO_OFFER], np.int64(R_DIPLO_OFFER))
     out_nb(v, R_CHOOSE, -1, -1)
     return 0

@@ -6,6 +6,7 @@ of the chosen option and writes its reason to ``v.out`` (``values.out_nb``).
 
 from __future__ import annotations
 
+import numpy as np
 from ..jit import njit
 
 from ..cards_nb import (
@@ -86,7 +87,7 @@ def gain_nb(v, c, occ_used):
     return keep_value_nb(c, v.team, v.bags_open, v.deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def return_score_nb(v, y, a, use_effect, occ_used, a_known):
     """Score of handing card y to seat a (trade return, Priest, give-back, Sextant, limit);
     a_known: a's team is known. (The View is a record, so passing it costs one pointer.)"""
@@ -174,7 +175,7 @@ def choose_accept_nb(v):
     while m:
         c = ctz_nb(m)
         m &= m - 1
-        best = max(best, return_score_nb(v, c, a, True, occ_used, known))
+        best = max(best, return_score_nb(v, c, a, np.bool_(True), occ_used, known))
     total = val + best + 0.3 * (2.0 * tm - 1.0)
     if total > -0.2:
         out_nb(v, R_ACCEPT_ALLY if tm > 0.7 else R_ACCEPT, a, x)

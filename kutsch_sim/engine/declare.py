@@ -3,6 +3,7 @@ fortune-telling (R10 variant: naming the other team's holders of their combinati
 
 from __future__ import annotations
 
+import numpy as np
 from ..jit import njit
 
 from ..cards_nb import kind_nb
@@ -84,23 +85,23 @@ def declare_nb(st, p, kind):
     total = 0
     ok = True
     if kind == DK.LOGE:
-        total = victory_count_nb(st, p, -1)
+        total = victory_count_nb(st, p, np.int64(-1))
         ok = total >= 3
     elif kind == DK.FORTUNE:
         other = 1 - team
         for q in range(n):
             if (named >> q) & 1:
-                vq = victory_count_nb(st, q, other)
+                vq = victory_count_nb(st, q, np.int64(other))
                 log_nb(st, EV.SEE_ITEMS, -1, q, hand_mask_nb(st, q), 0)
                 if st.assoc[q] != other or vq < 1:
                     ok = False
                 total += vq
         ok = ok and total >= 3
     else:
-        total = victory_count_nb(st, p, team)
+        total = victory_count_nb(st, p, np.int64(team))
         for q in range(n):
             if (named >> q) & 1:
-                vq = victory_count_nb(st, q, team)
+                vq = victory_count_nb(st, q, np.int64(team))
                 log_nb(st, EV.SEE_ITEMS, -1, q, hand_mask_nb(st, q), 0)
                 if st.assoc[q] != team or vq < 1:
                     ok = False  # R6.3 every named player must be a teammate holding one

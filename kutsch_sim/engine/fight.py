@@ -101,7 +101,7 @@ def fight_nb(st, a, d):
         if st.hand_n[a] >= 2:
             st.dctx[DCTX_A] = a
             st.dctx[DCTX_B] = pr
-            k = hand_options_nb(st, a, -1, 0)
+            k = hand_options_nb(st, a, np.int64(-1), np.int64(0))
             c = decide_nb(st, a, DEC.PRIEST_GIVE, k)
             move_known_nb(st, c, a, pr)
         log_nb(st, EV.PRIEST, pr, a, c, 0)
@@ -287,7 +287,7 @@ def winner_effect_nb(st, w, lo):
         return
     see_items_nb(st, w, lo)
     st.opts[0] = -1
-    k = hand_options_nb(st, lo, -1, 1)
+    k = hand_options_nb(st, lo, np.int64(-1), np.int64(1))
     c = decide_nb(st, w, DEC.TAKE, k)
     log_nb(st, EV.TAKE, w, lo, c, 0)
     if c < 0:
@@ -295,7 +295,7 @@ def winner_effect_nb(st, w, lo):
     move_known_nb(st, c, lo, w)
     st.k_card[lo, c] = w
     if st.hand_n[lo] == 0:
-        k = hand_options_nb(st, w, c, 0)
+        k = hand_options_nb(st, w, np.int64(c), np.int64(0))
         g = decide_nb(st, w, DEC.GIVE_BACK, k)
         move_known_nb(st, g, w, lo)
         log_nb(st, EV.GIVE_BACK, w, lo, g, 0)

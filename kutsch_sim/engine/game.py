@@ -5,16 +5,19 @@ Whole games with their seats, and batches of games, are played by ``kutsch_sim.p
 Why so much is ``inline="always"`` here and in the rules' modules: numba compiles every
 jitted function as a library of its own, with the code of everything it calls linked in and
 optimised again. A function that reaches a decision (``decide_nb``) therefore recompiles the
-whole of the bots. The turn, the fight, the declaration and the trade effects are each
-called from one place, so they are inlined into their caller (numba's IR inliner) and cost no
-library of their own. A function called from several places (``play_turns_nb``, which every
-kernel that plays calls; ``decide_body_nb``, ``trade_body_nb``, ``run_effect_nb``,
-``draw_nb``, ...) stays a function: inlined, it would be copied, typed and lowered once per
-place, which costs more than its library.
+whole of the bots. So the rules that can lead to a decision are inlined into their callers
+(numba's IR inliner) and cost no library of their own where that is cheaper: the turn, the
+fight, the declaration and the trade effects, each called from one place, and the
+smuggling (called twice, in the trade effects). What is called from several places stays a
+function (``play_turns_nb``, which every kernel that plays calls; ``decide_body_nb``,
+``trade_body_nb``, ``run_effect_nb``, ``draw_nb``, ``settle_limits_nb``, ...): inlined, it
+would be copied, typed and lowered once per place, and again inside every function it is
+inlined into, which costs more than its library.
 ``docs/performance.md`` has the measured compile times."""
 
 from __future__ import annotations
 
+import numpy as np
 from ..jit import njit
 
 from ..enums import (
@@ -143,7 +146,7 @@ def play_turns_nb(st, turns):
         k += 1
         st.sc[SC.TURN] += 1
         if st.sc[SC.DEBUG] == 1:
-            check_nb(st, True)
+            check_nb(st, np.bool_(True))
         if st.sc[SC.ERROR] != ERR.OK:
             st.sc[SC.WINNER] = WIN.ERROR
             st.sc[SC.OVER] = 1

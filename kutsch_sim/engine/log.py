@@ -43,4 +43,4 @@ def log_row_nb(st, typ, a, b, c, d):
     if st.sc[SC.BELIEFS] == 1 and (TOLD_MASK >> typ) & 1:
         tell_nb(st, typ, a, b, c, d)
     if st.sc[SC.DEBUG] == 1:
-        check_nb(st, False)
+        check_nb(st, np.bool_(False))

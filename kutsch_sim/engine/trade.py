@@ -154,7 +154,7 @@ def trade_effects_nb(st, a, b, x, y):
         run_effect_nb(st, b, a, y)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def smuggle_nb(st, g, q, c):
     """R10 Smuggling: does giver g keep effect card c, traded to q, silent? Nothing is
     announced then: only the two traders know the card (as for an item without effect)."""
@@ -260,7 +260,7 @@ def sextant_nb(st, g):
         st.dctx[DCTX_A] = g
         st.dctx[DCTX_B] = (p + step) % n
         st.dctx[DCTX_X] = d
-        k = hand_options_nb(st, p, -1, 0)
+        k = hand_options_nb(st, p, np.int64(-1), np.int64(0))
         st.mark[p] = decide_nb(st, p, DEC.SEXTANT_PASS, k)
     for p in range(n):
         move_known_nb(st, st.mark[p], p, (p + step) % n)
@@ -298,7 +298,7 @@ def diplomat_body_nb(st, p, when):
         k += 1
     name = decide_nb(st, p, DEC.DIPLO_NAME, k)
     st.dctx[DCTX_X] = name
-    k = hand_options_nb(st, p, -1, 0)
+    k = hand_options_nb(st, p, np.int64(-1), np.int64(0))
     x = decide_nb(st, p, DEC.DIPLO_OFFER, k)
     reveal_occ_nb(st, p)
     log_nb(st, EV.DIPLO, p, t, name, x)
