@@ -29,9 +29,10 @@ def source_hash() -> str:
 
 
 def configure() -> Path:
-    """Choose the cache folder. Sets NUMBA_CACHE_DIR (read when numba is imported), so
-    importing kutsch_sim does not import numba; if numba is already loaded, also sets its
-    config directly."""
+    """Choose the cache folder and the optimisation levels. Sets NUMBA_CACHE_DIR and, unless the
+    user set it, NUMBA_OPT (both read when numba is imported), so importing kutsch_sim does not
+    import numba; if numba is already loaded, also sets its cache folder directly (its code
+    generator keeps the level it was made with)."""
     import sys
 
     base = os.environ.get("KUTSCH_SIM_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
@@ -40,6 +41,12 @@ def configure() -> Path:
         root = root.parent
     path = root / f"numba-{source_hash()}"
     os.environ["NUMBA_CACHE_DIR"] = str(path)
+    if "NUMBA_OPT" not in os.environ:
+        # numba's machine-code generator at level 1 (it is made once, when numba first
+        # compiles), while the LLVM passes of the kernels called from Python still run at
+        # numba's default 3: see kutsch_sim.jit. A user's NUMBA_OPT is left as it is.
+        os.environ["NUMBA_OPT"] = "1"
+        os.environ["KUTSCH_SIM_OUTER_OPT"] = "3"
     if "numba" in sys.modules:
         sys.modules["numba"].config.CACHE_DIR = str(path)
     return path

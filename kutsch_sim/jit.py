@@ -14,34 +14,39 @@ kernel's (the one called from Python), whose own pass covers all it calls; a fun
 compiled only because another calls it gets its pipeline run again inside each caller. So
 while numba compiles such a nested function, :class:`_OptimiseOutermost` lowers the level to
 ``NESTED_OPT`` (1: constants folded, registers promoted, so the code stays small and
-cacheable), and the outermost compile runs at the level it was given. Same results (no
-fast-math, so no reordered arithmetic: the golden records check it), the same speed of the
-kernels that run, and about a fifth less cold compile (``docs/performance.md``). A nested
-function called later from Python runs its level-1 code, which only the tests do.
+cacheable), and the outermost compile runs at ``OUTER_OPT``. Unless the user sets
+``NUMBA_OPT``, ``kutsch_sim._jitcache`` also starts numba's machine-code generator at level
+1 and keeps the outermost LLVM passes at 3. Same results (no fast-math, so no reordered
+arithmetic: the golden records check it), the same speed of the kernels that run, and about
+a third less cold compile (``docs/performance.md``). A nested function called later from
+Python runs its level-1 code, which only the tests do.
 """
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 from numba import config, njit
 from numba.core import event
 
-__all__ = ["NESTED_OPT", "njit", "record_nb"]
+__all__ = ["NESTED_OPT", "OUTER_OPT", "njit", "record_nb"]
 
 NESTED_OPT = 1
+OUTER_OPT = int(os.environ.get("KUTSCH_SIM_OUTER_OPT") or int(config.OPT))
 
 
 class _OptimiseOutermost(event.Listener):
-    """Lower ``numba.config.OPT`` to ``NESTED_OPT`` while numba compiles a function inside the
-    compile of another (numba compiles under one global lock, so the stack is the nesting)."""
+    """``numba.config.OPT`` is ``OUTER_OPT`` while numba compiles a function called from Python
+    and ``NESTED_OPT`` while it compiles one inside the compile of another (numba compiles
+    under one global lock, so the stack is the nesting)."""
 
     def __init__(self) -> None:
         self._levels: list = []
 
     def on_start(self, event_) -> None:
         self._levels.append(config.OPT)
-        if len(self._levels) > 1:
-            config.OPT = min(NESTED_OPT, int(self._levels[0]))
+        config.OPT = OUTER_OPT if len(self._levels) == 1 else min(NESTED_OPT, OUTER_OPT)
 
     def on_end(self, event_) -> None:
         config.OPT = self._levels.pop()
