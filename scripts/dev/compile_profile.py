@@ -3,9 +3,15 @@
 
 Compiles the batch kernel from an empty numba cache (a fresh temporary folder, so your own
 cache is neither used nor touched) and listens to numba's ``numba:compile`` events. Prints
-the compile time of each jitted function (inclusive: a function's time contains that of the
-functions it compiles on the way), how many times it was compiled, and, for every function
-compiled more than once, the argument types of each compilation.
+the compile time of each jitted function, exclusive of the functions it compiles on the way
+(its own typing and lowering, and the optimisation and machine code of its library, which
+holds everything it calls), how many times it was compiled, and, for every function compiled
+more than once, the argument types of each compilation. Also the CPU time of the whole
+compile, less sensitive than the wall time to other work on the machine.
+
+numba builds every jitted function as a library holding the code of all it calls, so a
+function that reaches a decision carries the bots with it: the fewer such libraries, the
+shorter the compile (why the rules inline their one-caller functions, ``engine.game``).
 
 numba compiles a function once per combination of argument types, and a literal constant
 passed as an argument (``log_nb(st, EV.DRAW, p, 0, 0, 0)``) is a type of its own, so a
@@ -52,29 +58,32 @@ def main(argv: list[str] | None = None) -> int:
 
     total: dict[str, float] = collections.defaultdict(float)
     sigs: dict[str, list[str]] = collections.defaultdict(list)
-    started: dict[tuple[int, str], float] = {}
+    stack: list[list[float]] = []  # [start, time of the compiles nested in it]
 
     class Listener(event.Listener):
         def on_start(self, ev):
-            started[id(ev.data["dispatcher"]), str(ev.data["args"])] = time.perf_counter()
+            stack.append([time.perf_counter(), 0.0])
 
         def on_end(self, ev):
-            t0 = started.pop((id(ev.data["dispatcher"]), str(ev.data["args"])), None)
-            if t0 is not None:
-                f = ev.data["dispatcher"].py_func
-                name = f"{f.__module__}.{f.__qualname__}"
-                total[name] += time.perf_counter() - t0
-                sigs[name].append(_short(str(ev.data["args"])))
+            t0, nested = stack.pop()
+            dt = time.perf_counter() - t0
+            if stack:
+                stack[-1][1] += dt
+            f = ev.data["dispatcher"].py_func
+            name = f"{f.__module__}.{f.__qualname__}"
+            total[name] += dt - nested
+            sigs[name].append(_short(str(ev.data["args"])))
 
     event.register("numba:compile", Listener())
     cfg = GameConfig(a.players, a.items, (a.bots,) * a.players)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     run_batch(cfg, 1, 0, 8)
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     ours = {k: v for k, v in total.items() if k.startswith("kutsch_sim.")}
-    print(f"cold compile of the batch kernel ({a.players} players, {a.items}, {a.bots}): {wall:.1f} s; "
-          f"{len(ours)} functions of kutsch_sim compiled {sum(len(sigs[k]) for k in ours)} times")
-    print(f"\n{'seconds':>8} {'times':>5}  function (inclusive time)")
+    print(f"cold compile of the batch kernel ({a.players} players, {a.items}, {a.bots}): {wall:.1f} s "
+          f"({cpu:.1f} s of CPU); {len(ours)} functions of kutsch_sim compiled "
+          f"{sum(len(sigs[k]) for k in ours)} times")
+    print(f"\n{'seconds':>8} {'times':>5}  function (exclusive time)")
     for k, v in sorted(ours.items(), key=lambda kv: -kv[1])[: a.top]:
         print(f"{v:8.1f} {len(sigs[k]):5d}  {k}")
     many = sorted((k for k in ours if len(sigs[k]) > 1), key=lambda k: -len(sigs[k]))
