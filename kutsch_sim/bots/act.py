@@ -461,7 +461,7 @@ def choose_action_nb(v):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_decl_name_nb(v):
     """DECL_NAME (R6.2): name the next planned teammate (R10 fortune-telling: opponent), then -1."""
     plan = v.mem[M_DECL_NAMED]

@@ -71,7 +71,7 @@ from .values import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_support_nb(v):
     """SUPPORT (R5.3): options [neutral, attacker, defender]."""
     a = v.ctx[DCTX_A]
@@ -97,7 +97,7 @@ def outcome_nb(mine, other):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_fight_play_nb(v):
     """FIGHT_PLAY (R5.5): options [no, yes] for bonus ctx[SRC] in a fight ctx[A] vs ctx[B]."""
     a = v.ctx[DCTX_A]
@@ -127,7 +127,7 @@ def choose_fight_play_nb(v):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_hypno_nb(v):
     """HYPNO (R8): options [-1, seats]; void the support of the defender's best supporter."""
     sc = v.score
@@ -156,7 +156,7 @@ def choose_hypno_nb(v):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_mixer_nb(v):
     """MIXER (R8): options [-1, attacker wins, defender wins]; ctx[U] is the side winning so
     far (a tie broken by a Poison Ring, R5.6), so the once-only Mixer is kept when that side
@@ -191,7 +191,7 @@ def choose_mixer_nb(v):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_doctor_nb(v):
     """DOCTOR_USE (R5.7): options [no, yes]; ctx[X] is the side that won (0 tie). Used when the
     loser is likelier my teammate than the winner (by ``occ_margin``) and has something of
@@ -217,7 +217,7 @@ def choose_doctor_nb(v):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_priest_nb(v):
     """PRIEST_USE (R8): options [no, yes]; stop attacker ctx[A] before supports. For its own
     defence: when what the attacker may take or learn, weighed by P(the attacker is an
@@ -241,7 +241,7 @@ def choose_priest_nb(v):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_win_nb(v):
     """WIN_CHOICE (R5.8): options [look at association+occupation, look at items]."""
     prep_nb(v)
@@ -283,7 +283,7 @@ def take_value_nb(v, c, lo, occ_used):
     return keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used) - 0.3 * tm - 0.2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_take_nb(v):
     """TAKE (R5.8): options [-1, the loser's cards]."""
     prep_nb(v)

@@ -6,6 +6,10 @@ Each ``*_nb`` function takes the seat's View record (``bots.view``, never the St
 returns the index of the chosen option in ``v.opts[0:v.n_opts]`` and writes the reason to
 ``v.out`` (code, target, card/value). Values are from the deciding seat's side ("ours"
 vs "theirs"); equal scores are broken with the game's random stream.
+
+Every ``choose_*_nb`` that :func:`choose_nb` is the only caller of is ``inline="always"``
+(the turn's action excepted, which is long): numba would otherwise build each as a library
+of its own (``kutsch_sim.jit``), a cost paid at every cold compile for nothing at run time.
 """
 
 from __future__ import annotations
@@ -105,7 +109,7 @@ V_FULL = 3.0
 
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_clair_use_nb(v):
     """CLAIR_USE (R3, R8; the engine asks at the turn's start, before each draw of the turn
     and at its end, ``ctx[X]``): used right before a card is drawn, by me or by a likely
@@ -151,7 +155,7 @@ def clair_second_value_nb(c, team):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_clair_pick_nb(v):
     """CLAIR_PICK (R8): the first pick (ctx[X] = 0) goes on top, drawn at once by me or a
     likely teammate (``choose_clair_use_nb``); the second under it, for the next drawer,
@@ -165,7 +169,7 @@ def choose_clair_pick_nb(v):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_coat_nb(v):
     """COAT_PICK (R9 Coat): the most useful occupation in the pile."""
     sc = v.score
@@ -187,7 +191,7 @@ def name_for_card_nb(c, bags_open):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_diplo_use_nb(v):
     """DIPLO_USE (R8): plan target, name and offer; use it when the item demanded is worth
     more than the item offered for it costs (the best card of my hand to hand that target,
@@ -266,7 +270,7 @@ def follow_plan_nb(v, value, code):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_limit_nb(v):
     """LIMIT_GIVE (R2.4): options target*32 + card. A seat already at the hand limit that
     receives must give an item on in turn, so handing it one only moves the problem
@@ -306,7 +310,7 @@ def choose_limit_nb(v):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_sextant_dir_nb(v):
     """SEXTANT_DIR (R9): options [left (seat+1), right (seat-1)]: pass towards the likelier
     teammate."""

@@ -146,7 +146,7 @@ def choose_return_nb(v, a, use_effect, code_spare):
 
 
 # ------------------------------------------------------------------ trades
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_accept_nb(v):
     """ACCEPT (R4.2): options [reject, accept]."""
     prep_nb(v)
@@ -200,7 +200,7 @@ def effect_wanted_nb(v, c, q):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_effect_nb(v):
     """EFFECT_USE (R4.4): options [no, yes]; the giver may carry out card ctx[CARD] on ctx[B]."""
     c = v.ctx[DCTX_CARD]
@@ -212,7 +212,7 @@ def choose_effect_nb(v):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_smuggle_nb(v):
     """SMUGGLE (R10 Smuggling): options [announce, smuggle] for effect card ctx[CARD] that I
     gave to ctx[B]. Announcing lets me use the effect but tells everyone where the card is
@@ -247,7 +247,7 @@ def choose_smuggle_nb(v):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_acard_nb(v):
     """ACARD_PICK (R10 advanced 3-player): options [0, 1, 2], the position of seat ctx[B]'s
     association card to see: one not seen yet (any of them alike)."""
