@@ -170,7 +170,7 @@ def copy_memory_nb(d, s):
     copy_view_nb(d.vw, s.vw)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def copy_view_nb(d, s):
     """The View record (``bots.view.VIEW_DT``): scratch of the last decision, copied so that a
     copy is the same bytes as its source (the policies never read a stale View field)."""
@@ -208,7 +208,7 @@ def copy_view_nb(d, s):
     d.rs[:] = s.rs
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fork_stream_nb(st, k):
     """Give the position its own random stream number ``k`` from here on (a look-ahead's k-th
     continuation), derived from the stream it has; ``k`` < 0 keeps the stream (the same game)."""

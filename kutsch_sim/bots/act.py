@@ -145,13 +145,13 @@ def plan_names_nb(v, item_team, opponents, need, own):
     return best, best_mask
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan_declaration_nb(v, need, own):
     """R6: the teammates to name so that our victory items reach ``need`` (own items ``own``)."""
     return plan_names_nb(v, v.team, np.bool_(False), np.int64(need), own)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan_fortune_nb(v):
     """R10 fortune-telling: the other seats to name as the *other* team's holders of 3 of their
     victory items. No Drink of Power counts (only a declarer's own ever does, for its own team)."""
@@ -229,7 +229,7 @@ def trade_score_nb(v, t, c, rejected, kv, eff, reason):
 
 
 # ------------------------------------------------------------------ attacks (R5)
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_giveback_nb(v, t, occ_used, mine):
     """Value (usually <= 0) of the card I would rather hand to seat t among my own (``mine``:
     my cards as a bit mask, values.cards_at_nb)."""
@@ -320,7 +320,7 @@ def attack_score_nb(v, t, giveback, lean, sa, tie, loss):
     return s, reason
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def support_lean_nb(v):
     """Sum over the seats q other than me of 2 P(q is my teammate) - 1: how the table leans
     towards me in a fight (:func:`attack_score_nb`); ``v.scr`` prepared (prep_nb)."""

@@ -404,7 +404,7 @@ def pair_beliefs_nb(n, me, na, asg, epub, epriv, kas, team, idx, key, x, y, out)
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hard_beliefs_nb(n, me, kas, team, minor):
     """Beliefs from hard knowledge only (the greedy bot): 1 known teammate, 0 known
     opponent, 0.5 unknown; the minority at its prior ((N-1)/2 of the other N cards)."""
@@ -417,7 +417,7 @@ def hard_beliefs_nb(n, me, kas, team, minor):
     minor[me] = ((n - 1) // 2) / n if n % 2 == 1 else 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def joint_nb(n, me, na, asg, w, kas, named, want):
     """P(the seats of bitmask ``named`` on my team are exactly those of ``want``), from the
     seat's weights w: ``want = named`` all are teammates, ``want = 0`` none is."""

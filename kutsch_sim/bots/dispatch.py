@@ -131,7 +131,7 @@ def bot_choose_nb(st, seat, kind, n):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def log_reason_nb(st, seat):
     """Append the REASON row of the decision just taken. Not through ``log_nb``: a decision
     can fall mid-event (a loser's hand is empty until the winner gives one back, R5.8), where
@@ -148,7 +148,7 @@ def log_reason_nb(st, seat):
     st.sc[SC.N_EVENTS] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def final_beliefs_nb(st):
     """Every seat's team beliefs as its bot holds them at the end (smart: full posterior;
     others: the posterior from hard evidence only, as their soft_trust is 0)."""
@@ -173,7 +173,7 @@ def start_bots_nb(st, n):
     st.sc[SC.BELIEFS] = 1 if (st.sc[SC.LOG_CAP] > 0 or wants_beliefs_nb(st.mem.bot, n)) else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wants_beliefs_nb(bots, n):
     """Do any of these seats' bots read what the event observer keeps (beliefs, and the
     seat memory both heuristic bots use: who rejected them, the Clairvoyant's top card)?"""
@@ -194,7 +194,7 @@ def clear_memory_nb(st):
     m.bel_ctx[:] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seat_bots_nb(st, n, bots, bparams):
     """Put bot ``bots[p]`` with parameters ``bparams[p]`` on each seat p < n."""
     for p in range(n):

@@ -192,7 +192,7 @@ def gift_nb(st, na, r, g, c, wt):
     st.mem.bel_fresh[r] = False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bonus_card_nb(src):
     if src == SRC.DAGGER:
         return C_DAGGER
@@ -205,7 +205,7 @@ def bonus_card_nb(src):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def name_matches_nb(c, name, bags_open):
     """Does card c answer to the item name ``name`` (as the Diplomat names it, R8)?"""
     k = kind_nb(c)
@@ -220,7 +220,7 @@ def name_matches_nb(c, name, bags_open):
     return k == name
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clair_draw_nb(st, a, b, knew):
     """Seat ``a`` drew card ``b`` from the item deck (logged after the draw); ``knew`` is the
     seat that knew which card lay on top (the Clairvoyant's, R8; the engine has set its

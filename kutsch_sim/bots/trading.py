@@ -104,7 +104,7 @@ def return_score_nb(v, y, a, use_effect, occ_used, a_known):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mirror_cancel_nb(x, tm, bags_open, deck_n):
     """What the giver's effect of card x is worth to me (giver a teammate with probability
     tm): handing back the Broken Mirror cancels it (R9). Without this, two teammates passed a

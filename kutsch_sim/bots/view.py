@@ -101,7 +101,7 @@ def _view_dtype() -> np.dtype:
 VIEW_DT = _view_dtype()
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reads_beliefs_nb(kind):
     """Does a heuristic bot read its team beliefs (tm, w, minor) for decision ``kind``?
     Those that do not follow a plan made earlier or look only at cards and occupations."""
@@ -111,7 +111,7 @@ def reads_beliefs_nb(kind):
                 or kind == DEC.DIPLO_TARGET or kind == DEC.DIPLO_NAME or kind == DEC.DIPLO_OFFER)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_light_nb(kind):
     """Is ``kind`` a decision whose policy reads only me, team, n, turn, the options, ctx,
     tm and par of the View, and writes only ``out`` (see :func:`fill_light_nb`)?"""
@@ -142,7 +142,7 @@ def fill_light_nb(st, seat, kind, n_opts, mode):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_view_nb(st):
     """Per game: the team assignments (public, the same for every seat) and a clean view."""
     v = st.mem.vw
@@ -190,7 +190,7 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def take_back_nb(st, seat):
     """After the decision: the seat's memory and the random stream, as the policy left them."""
     v = st.mem.vw

@@ -75,7 +75,7 @@ def hand_mask_nb(st, p):
 
 
 # ------------------------------------------------------------------ knowledge
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def see_assoc_nb(st, s, p):
     st.k_assoc[s, p] = st.assoc[p]
     log_nb(st, EV.SEE_ASSOC, s, p, st.assoc[p], 0)

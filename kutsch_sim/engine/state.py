@@ -113,7 +113,7 @@ def new_state_nb(log_cap, script):
     return buf
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def load_script_nb(st, script):
     n = min(script.shape[0], SCRIPT_CAP)
     for i in range(n):
@@ -141,7 +141,7 @@ def copy_state(st):
     return as_record(np.array([st], dtype=STATE_DT))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_limit_for_nb(n):
     """R2.4: 3 players 8, 4 players 6, 5+ players 5."""
     if n == 3:
@@ -187,13 +187,13 @@ def give_card_nb(st, c, p):
         st.rec[REC.LOGE_EVER] |= 1 << p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def majority_nb(c0, c1, c2):
     """Team of the 2 or 3 matching cards among three association cards (R10 advanced 3-player)."""
     return 1 if c0 + c1 + c2 >= 2 else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_acards_nb(st, p, c0, c1, c2):
     """Give seat p the association cards c0, c1, c2 (in this order, R10); its team is their
     majority; the seat knows its own cards."""
@@ -206,7 +206,7 @@ def set_acards_nb(st, p, c0, c1, c2):
     st.k_assoc[p, p] = st.assoc[p]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def deal_advanced_3p_nb(st, rs):
     """R10 advanced 3-player: all 10 association cards shuffled, 3 to each seat (they keep
     their order), the tenth back in the box unseen; team = the majority of a seat's cards, so

@@ -200,7 +200,7 @@ def run_effect_nb(st, g, q, c):
         draw_nb(st, g, np.int64(0))  # int64, not a literal: one compile of draw_nb
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tome_nb(st, g, q):
     """Tome: swap occupations with the partner; both face down, so usable again (R9)."""
     og = st.occ[g]
