@@ -10,9 +10,9 @@
 # game at a time with its event log; then the rules tests (`pytest -m rules`). It fails (exit 1)
 # on an IndexError, a broken invariant or a failing test.
 #
-# The games are played by the one-game kernel because inside the batch kernel's `prange` loop
-# numba drops the IndexError (the game's iteration just stops); the batch kernel plays the same
-# games and must give the same records, which catches a game it cut short.
+# The games are played by the one-game kernel, where an IndexError reaches Python at once; the
+# batch (its kernel on threads) plays the same games and must give the same records, which
+# catches a game it cut short.
 #
 # numba's cache does not key on the flag, so a kernel compiled without the checks could be
 # loaded from the usual cache: this run compiles everything again in a fresh, temporary cache
