@@ -91,3 +91,17 @@ def test_copy_state_misses_no_field():
             a, b = a[keep], b[keep]
         assert a.tobytes() == b.tobytes(), name
     assert dst.sc[SC.LOG_CAP] == 0 and dst.sc[SC.N_SCRIPT] == 0 and dst.sc[SC.PAUSE] == 0
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_a_batch_is_the_same_games_on_any_number_of_threads(threads):
+    """``play.play_batch`` cuts a batch into slices played on threads; each game draws only from
+    its own stream, so the records are those of the games played one by one."""
+    from kutsch_sim.play import play_batch
+
+    cfg = GameConfig(6, "full", ("smart",))
+    n, in_game, stamped, bots, params = cfg.arrays()
+    rec = play_batch(n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, 5, 37, cfg.turn_cap,
+                     cfg.drink, 0, cfg.variant_bits, threads=threads)
+    one_by_one = np.vstack([run_batch(cfg, SEED, 5 + g, 1) for g in range(37)])
+    assert rec.shape == (37, one_by_one.shape[1]) and np.array_equal(rec, one_by_one)

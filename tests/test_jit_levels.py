@@ -1,0 +1,39 @@
+"""The optimisation levels of ``kutsch_sim.jit``: a kernel called from Python is optimised at
+``OUTER_OPT``, a function compiled only inside another's compile at ``NESTED_OPT``, and numba's
+level is given back afterwards. (The golden records check that the levels change no game.)"""
+
+from __future__ import annotations
+
+from numba import njit
+from numba.core import config, event
+
+from kutsch_sim import jit
+
+
+def test_nested_compiles_run_at_the_nested_level_and_the_outermost_at_its_own():
+    seen: list[tuple[str, int]] = []
+
+    class Spy(event.Listener):  # registered after kutsch_sim.jit's, so it sees the level set
+        def on_start(self, ev):
+            seen.append((ev.data["dispatcher"].py_func.__name__, int(config.OPT)))
+
+        def on_end(self, ev):
+            pass
+
+    @njit(cache=False)
+    def inner(x):
+        return x + 1
+
+    @njit(cache=False)
+    def outer(x):
+        return inner(x) * 2
+
+    before = config.OPT
+    spy = Spy()
+    event.register("numba:compile", spy)
+    try:
+        assert outer(3) == 8
+    finally:
+        event.unregister("numba:compile", spy)
+    assert seen == [("outer", jit.OUTER_OPT), ("inner", min(jit.NESTED_OPT, jit.OUTER_OPT))]
+    assert before == config.OPT
