@@ -45,16 +45,13 @@ def decide_body_nb(st, seat, kind, n):
         if st.sc[SC.ERROR] == 0:
             st.sc[SC.ERROR] = ERR.NO_OPTIONS
         return -1
-    pos = st.sc[SC.SCRIPT_POS]
-    if pos < st.sc[SC.N_SCRIPT] and st.script[pos, 0] == seat and st.script[pos, 1] == kind:
-        st.sc[SC.SCRIPT_POS] = pos + 1
+    pos = take_script_row_nb(st, seat, kind)
+    if pos >= 0:
         v = st.script[pos, 2]
         for i in range(n):
             if st.opts[i] == v:
                 return v
-        if st.sc[SC.ERROR] == 0:
-            st.sc[SC.ERROR] = ERR.SCRIPT
-            st.sc[SC.SCRIPT_BAD] = pos + 1
+        refuse_script_row_nb(st, pos)
         return st.opts[0]
     if n == 1:
         return st.opts[0]
@@ -101,14 +98,32 @@ def forced_body_nb(st, seat, kind, value, why):
     if st.sc[SC.PAUSE] != PAUSE.OFF and pause_due_nb(st, seat, kind):
         st.opts[0] = value
         stop_nb(st, seat, kind, np.int64(1), why)
+    pos = take_script_row_nb(st, seat, kind)
+    if pos >= 0 and st.script[pos, 2] != value and refuse_script_row_nb(st, pos):
+        st.sc[SC.FORCED] = why
+    return value
+
+
+@njit(cache=True, inline="always")
+def take_script_row_nb(st, seat, kind):
+    """The position of the next script row if it is ``seat``'s decision ``kind``, taken (the
+    script moves on); -1 if it is not."""
     pos = st.sc[SC.SCRIPT_POS]
     if pos < st.sc[SC.N_SCRIPT] and st.script[pos, 0] == seat and st.script[pos, 1] == kind:
         st.sc[SC.SCRIPT_POS] = pos + 1
-        if st.script[pos, 2] != value and st.sc[SC.ERROR] == 0:
-            st.sc[SC.ERROR] = ERR.SCRIPT
-            st.sc[SC.SCRIPT_BAD] = pos + 1
-            st.sc[SC.FORCED] = why
-    return value
+        return pos
+    return -1
+
+
+@njit(cache=True, inline="always")
+def refuse_script_row_nb(st, pos):
+    """Script row ``pos`` gives an answer the rules do not allow here: the run ends with
+    ``ERR.SCRIPT`` naming the row, unless an error came first. Returns whether it did."""
+    if st.sc[SC.ERROR] != 0:
+        return False
+    st.sc[SC.ERROR] = ERR.SCRIPT
+    st.sc[SC.SCRIPT_BAD] = pos + 1
+    return True
 
 
 @njit(cache=True, inline="always")
