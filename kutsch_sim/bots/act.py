@@ -18,12 +18,14 @@ from ..cards_nb import (
     C_COAT,
     C_DAGGER,
     C_GLOVES,
+    C_KNIVES,
     C_MIRROR,
     C_MONOCLE,
     C_PEARL,
     C_PRIVILEGE,
     C_SEXTANT,
     C_TOME,
+    C_WHIP,
     future_team_nb,
     has_effect_nb,
     is_bag_nb,
@@ -43,20 +45,27 @@ from .params import (
     P_AGGRESSION,
     P_DECLARE_THRESHOLD,
     P_DRAW_VALUE,
+    P_FIGHT_READ,
     P_INFO_VALUE,
+    P_LOGE_WATCH,
     P_NOISE,
     P_PASS_BIAS,
     P_URGENCY,
+    P_WAIT_VALUE,
 )
 from .reasons import (
     R_ATTACK_ALLY,
     R_ATTACK_DRAW,
     R_ATTACK_LEARN,
     R_ATTACK_LEARN_OCC,
+    R_ATTACK_LOGE,
     R_ATTACK_TAKE,
     R_DECLARE_DRINK,
+    R_DECLARE_DRINK_ODDS,
     R_DECLARE_FORTUNE,
     R_DECLARE_LOGE,
+    R_DECLARE_LOGE_ALONE,
+    R_DECLARE_ODDS,
     R_DECLARE_SURE,
     R_DECLARE_TEAM,
     R_NAME,
@@ -78,6 +87,7 @@ from .values import (
     CAND_P,
     EVM,
     EVT,
+    LOGE,
     MY_FUT,
     MY_NOW,
     MY_THEIRS,
@@ -86,12 +96,14 @@ from .values import (
     TR_EFF,
     TR_KEEP,
     TR_REASON,
+    V_SOLO,
     cards_at_nb,
     draw_value_nb,
     give_value_nb,
     keep_value_nb,
     pick_best_nb,
     prep_nb,
+    solo_threat_nb,
 )
 
 REASON_AT = 512  # v.score[REASON_AT + i]: reason code of option i (options never exceed 512)
@@ -290,7 +302,10 @@ def attack_score_nb(v, t, giveback, lean, sa, tie, loss):
     # a supporter adds +1 to its side (R5.3); the expected side from beliefs: each seat q
     # other than me and t leans (2 tm_q - 1) towards me, and sides with me against an
     # opponent, against me if t is a teammate
-    sup = (lean - (2.0 * tm - 1.0)) * (1.0 - 2.0 * tm)
+    if par[P_FIGHT_READ] > 0.0:
+        sup = support_read_nb(v, t)
+    else:
+        sup = (lean - (2.0 * tm - 1.0)) * (1.0 - 2.0 * tm)
     m = sa - sd + sup
     e = math.exp(-1.5 * abs(m))
     pt = 0.45 * e
@@ -308,6 +323,12 @@ def attack_score_nb(v, t, giveback, lean, sa, tie, loss):
     items = opp * (6.0 * em + 3.0 * et * (1.0 - em)) + 0.2
     if hand_n[t] == 1:  # taking their only item means giving one of mine back (R5.8)
         items += giveback
+    # a likely Loge holder close to a solo win (R6.5): a won fight shows its items and takes
+    # the Loge or a victory item from it; a threat to me whatever its team, less from a teammate
+    lr = 0.0
+    if par[P_LOGE_WATCH] > 0.0 and scr[LOGE + v.me] < 0.5:
+        lr = par[P_LOGE_WATCH] * V_SOLO * scr[LOGE + t] * solo_threat_nb(scr[EVM + t] + scr[EVT + t])
+        items += lr * (1.0 - 0.5 * tm)
     gain = max(look, items)
     cost = opp * loss  # losing to an opponent
     s = par[P_AGGRESSION] * (pw * gain + pt * tie - pl * cost) - 0.3
@@ -315,9 +336,55 @@ def attack_score_nb(v, t, giveback, lean, sa, tie, loss):
         reason = R_ATTACK_TAKE if tm < 0.5 else R_ATTACK_ALLY
     else:
         reason = R_ATTACK_LEARN if k_assoc[t] < 0 else R_ATTACK_LEARN_OCC
+    if items >= look and lr > 1.0 and lr * (1.0 - 0.5 * tm) > 0.5 * items:
+        reason = R_ATTACK_LOGE
     if pt * tie > pw * gain:
         reason = R_ATTACK_DRAW
     return s, reason
+
+
+@njit(cache=True, inline="always")
+def support_read_nb(v, t):
+    """The supporters' expected net strength for me against seat t (R5.3), each seat q other
+    than us two siding with me with probability (1 + x)/2, x its lean (2 P(q teammate) - 1)
+    turned towards me, and adding +1 plus the bonuses it is known or likely to hold for that
+    side: a shown Bodyguard either way, the Casting Knives for the attacker, the Whip for the
+    defender (R8, R9; the bonus needs its role). With no bonus known this is the plain sum
+    of the leans."""
+    scr, k_occ, k_card, conf = v.scr, v.k_occ, v.k_card, v.conf
+    tm = scr[TM + t]
+    sup = 0.0
+    for q in range(v.n):
+        if q == v.me or q == t:
+            continue
+        x = (2.0 * scr[TM + q] - 1.0) * (1.0 - 2.0 * tm)
+        ba = 1.0
+        bd = 1.0
+        if k_occ[q] == OC.BODYGUARD:
+            ba += 1.0
+            bd += 1.0
+        if k_card[C_KNIVES] == q:
+            ba += conf[C_KNIVES]
+        if k_card[C_WHIP] == q:
+            bd += conf[C_WHIP]
+        sup += 0.5 * ((1.0 + x) * ba - (1.0 - x) * bd)
+    return sup
+
+
+@njit(cache=True, inline="always")
+def wait_odds_nb(v):
+    """My team's chance of winning by playing on, as the seat sees it: a logistic of how many
+    of our victory items our team holds (mine, and each seat's expected share weighted by
+    P(teammate)) against how many of theirs their team holds (R6.3)."""
+    scr = v.scr
+    ours = scr[MY_FUT]
+    theirs = 0.0
+    for p in range(v.n):
+        if p != v.me:
+            tm = scr[TM + p]
+            ours += tm * scr[EVM + p]
+            theirs += (1.0 - tm) * scr[EVT + p]
+    return 1.0 / (1.0 + math.exp(-1.2 * (ours - theirs)))
 
 
 @njit(cache=True, inline="always")
@@ -346,6 +413,12 @@ def choose_action_nb(v):
     occ_used = v.occ_up[me]
     thr = par[P_DECLARE_THRESHOLD] - par[P_URGENCY] * v.turn / 100.0
     thr = max(thr, 0.5)
+    thr_fixed = thr
+    if par[P_WAIT_VALUE] < 1.0:
+        # declarations by value (R6.4): a failed declaration loses, so declare once the
+        # chance of success beats the team's chance of winning by playing on, plus what
+        # waiting for more certainty is worth (wait_value)
+        thr = min(thr, wait_odds_nb(v) + par[P_WAIT_VALUE])
     noise = par[P_NOISE]
     # impatience: once a game runs past 10 turns a player, attacking a likely opponent to
     # take an item gains value (a stalled game -- each team's last victory item held by the
@@ -420,9 +493,11 @@ def choose_action_nb(v):
                         # on a tie with the team declaration (3 items in hand or planned) the plain
                         # one is taken: the Drink adds nothing then (R6.3, R7)
                         s -= 0.5
-                        r = R_DECLARE_DRINK
+                        r = R_DECLARE_DRINK if pr >= thr_fixed else R_DECLARE_DRINK_ODDS
                     elif mask == 0:
                         r = R_DECLARE_SURE
+                    elif pr < thr_fixed:
+                        r = R_DECLARE_ODDS
                     else:
                         r = R_DECLARE_TEAM
         else:
@@ -458,6 +533,11 @@ def choose_action_nb(v):
             v.out[2] = int(100 * p_fort)
         else:
             mem[M_DECL_NAMED] = 0
+            if p_team >= thr and par[P_LOGE_WATCH] > 0.0:
+                # both sure enough: the solo win is mine alone and certain (R6.5), a choice
+                # made on purpose and said in the trace
+                v.out[0] = R_DECLARE_LOGE_ALONE
+                v.out[2] = int(100 * p_team)
     return i
 
 

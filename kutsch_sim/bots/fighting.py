@@ -32,6 +32,7 @@ from ..enums import (
 from .params import (
     P_CONSOLIDATE,
     P_INFO_VALUE,
+    P_LOGE_WATCH,
     P_OCC_MARGIN,
     P_SUPPORT_MARGIN,
 )
@@ -53,21 +54,26 @@ from .reasons import (
     R_SUPPORT_DEF,
     R_SUPPORT_NONE,
     R_TAKE,
+    R_TAKE_LOGE,
     R_TAKE_NONE,
 )
 from .trading import return_score_nb
 from .values import (
     EVM,
     EVT,
+    LOGE,
     MY_ANY,
     MY_FUT,
     MY_NOW,
     MY_THEIRS,
     TM,
+    V_SOLO,
     keep_value_nb,
+    loge_hold_nb,
     out_nb,
     pick_best_nb,
     prep_nb,
+    solo_threat_nb,
 )
 
 
@@ -257,6 +263,9 @@ def choose_win_nb(v):
     em = min(1.0, scr[EVM + lo])
     et = min(1.0, scr[EVT + lo])
     items = (1.0 - tm) * (6.0 * em + 3.0 * et) + tm * 0.5 * em + 0.3
+    lw = v.par[P_LOGE_WATCH]
+    if lw > 0.0 and scr[LOGE + v.me] < 0.5:  # the loser may hold the Loge close to a solo win (R6.5)
+        items += lw * V_SOLO * scr[LOGE + lo] * solo_threat_nb(scr[EVM + lo] + scr[EVT + lo]) * (1.0 - 0.5 * tm)
     if look > items:
         out_nb(v, R_LOOK if v.k_assoc[lo] < 0 else R_LOOK_OCC, lo, -1)
         return 0
@@ -271,14 +280,22 @@ def take_value_nb(v, c, lo, occ_used):
     tm = scr[TM + lo]
     f = future_team_nb(c)
     w = 1.0 if c < 6 or bags_open == 1 else 0.6
+    # what the loser's Loge loses if this leaves its hand (R6.5; seen, as the winner looked)
+    lw = par[P_LOGE_WATCH]
+    k = scr[EVM + lo] + scr[EVT + lo]
+    cut = 0.0
+    if lw > 0.0 and f >= 0:
+        cut = lw * V_SOLO * scr[LOGE + lo] * (solo_threat_nb(k) - solo_threat_nb(k - w)) + loge_hold_nb(v, w)
     if f == team:
         gather = par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + lo])
-        return w * ((1.0 - tm) * 10.0 + tm * gather)
+        return w * ((1.0 - tm) * 10.0 + tm * gather) + cut
     if f >= 0:
-        return w * ((1.0 - tm) * 4.0 - tm * 1.0)
+        return w * ((1.0 - tm) * 4.0 - tm * 1.0) + cut
     if c == C_PEARL:
         return -3.0
     if c == C_LOGE:
+        if lw > 0.0:
+            return 4.0 + 2.0 * scr[MY_ANY] + lw * V_SOLO * solo_threat_nb(k)
         return 4.0 + 2.0 * scr[MY_ANY]
     return keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used) - 0.3 * tm - 0.2
 
@@ -304,6 +321,8 @@ def choose_take_nb(v):
     c = v.opts[i]
     if c < 0:
         out_nb(v, R_TAKE_NONE, lo, -1)
+    elif c == C_LOGE and v.par[P_LOGE_WATCH] > 0.0 and v.scr[EVM + lo] + v.scr[EVT + lo] >= 1.5:
+        out_nb(v, R_TAKE_LOGE, lo, c)
     else:
         out_nb(v, R_TAKE, lo, c)
     return i

@@ -28,6 +28,9 @@ P_OCC_MARGIN = 7  # once-only occupations (Priest, Doctor, Poison Mixer): belief
 P_URGENCY = 8  # per 100 turns, how much the declaration threshold drops; past 10n turns, attack gain per 5 turns
 P_NOISE = 9  # random jitter added to action scores (varied play, no fixed loops)
 P_CONSOLIDATE = 10  # value of moving our victory item to the teammate who holds more of them
+P_LOGE_WATCH = 11  # weight of a likely Loge holder's solo threat (R6.5); 0 = the Loge is ignored
+P_WAIT_VALUE = 12  # declare when P(success) >= min(declare_threshold, P(win by playing on) + this)
+P_FIGHT_READ = 13  # 1 = a fight estimate counts the supporters' known bonuses (Bodyguard, Whip, Knives)
 
 PARAM_NAMES = (
     "declare_threshold",
@@ -41,6 +44,9 @@ PARAM_NAMES = (
     "urgency",
     "noise",
     "consolidate",
+    "loge_watch",
+    "wait_value",
+    "fight_read",
 )
 assert len(PARAM_NAMES) <= N_BPARAM
 

@@ -103,6 +103,17 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
      "opponents' victory item from them)", "card"),
     ("limit_spare", "over the hand limit: gives {card}, the item it misses least, to seat {target}, whose "
      "hand is not full", "card"),
+    ("attack_loge", "attacks seat {target}: may hold the Coat of Armor of the Loge close to a solo win", "none"),
+    ("declare_loge_alone", "declares a solo victory with the Coat of Armor of the Loge, though its team could "
+     "win too ({value}% confident): alone the win is certain and its own", "value"),
+    ("declare_odds", "declares with teammates: {value}% confident, more than the team's chance of winning by "
+     "playing on", "value"),
+    ("declare_drink_odds", "declares with the Drink of Power: {value}% confident, more than the team's chance "
+     "of winning by playing on", "value"),
+    ("accept_loge", "accepts {card} from seat {target}: holds the Coat of Armor of the Loge, a step towards a "
+     "solo win", "card"),
+    ("take_loge", "takes {card} from seat {target}: keeps the Coat of Armor of the Loge from a solo win",
+     "card"),
 )
 N_REASONS = len(REASON_TABLE)
 REASON_KEYS = tuple(r[0] for r in REASON_TABLE)
@@ -185,6 +196,12 @@ R_LIMIT_ALLY = 73
 R_LIMIT_PEARL = 74
 R_LIMIT_DENY = 75
 R_LIMIT_SPARE = 76
+R_ATTACK_LOGE = 77
+R_DECLARE_LOGE_ALONE = 78
+R_DECLARE_ODDS = 79
+R_DECLARE_DRINK_ODDS = 80
+R_ACCEPT_LOGE = 81
+R_TAKE_LOGE = 82
 
 
 def _check_constants() -> None:

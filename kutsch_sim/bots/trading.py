@@ -37,6 +37,7 @@ from .reasons import (
     R_ACARD_PICK,
     R_ACCEPT,
     R_ACCEPT_ALLY,
+    R_ACCEPT_LOGE,
     R_ANNOUNCE,
     R_EFFECT_SKIP,
     R_EFFECT_USE,
@@ -60,6 +61,7 @@ from .values import (
     draw_value_nb,
     give_value_nb,
     keep_value_nb,
+    loge_hold_nb,
     out_nb,
     pick_best_nb,
     prep_nb,
@@ -82,7 +84,7 @@ def gain_nb(v, c, occ_used):
     f = future_team_nb(c)
     if f >= 0:
         w = 1.0 if c < 6 or v.bags_open == 1 else 0.6
-        return (8.0 if f == v.team else 2.0) * w
+        return (8.0 if f == v.team else 2.0) * w + loge_hold_nb(v, w)  # R6.5: any mix counts
     scr = v.scr
     return keep_value_nb(c, v.team, v.bags_open, v.deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
 
@@ -178,7 +180,10 @@ def choose_accept_nb(v):
         best = max(best, return_score_nb(v, c, a, np.bool_(True), occ_used, known))
     total = val + best + 0.3 * (2.0 * tm - 1.0)
     if total > -0.2:
-        out_nb(v, R_ACCEPT_ALLY if tm > 0.7 else R_ACCEPT, a, x)
+        if future_team_nb(x) >= 0 and future_team_nb(x) != v.team and loge_hold_nb(v, 1.0) > 0.0:
+            out_nb(v, R_ACCEPT_LOGE, a, x)
+        else:
+            out_nb(v, R_ACCEPT_ALLY if tm > 0.7 else R_ACCEPT, a, x)
         return 1
     out_nb(v, R_REJECT, a, x)
     return 0

@@ -43,7 +43,7 @@ from ..cards_nb import (
 from ..enums import LOC_DECK, N_CARDS, ORDER
 from ..rng import below_nb
 from .intrinsics import ctz_nb, popcount_nb
-from .params import P_CONSOLIDATE
+from .params import P_CONSOLIDATE, P_LOGE_WATCH
 
 # scratch offsets
 TM = 0
@@ -62,7 +62,8 @@ CAND_P = 60  # ... and the probability they are all still there
 TR_KEEP = 96  # the turn's action: per card c of my hand, its keep value (act.trade_card_nb)
 TR_EFF = 117  # ... the value of its trade effect whoever takes it
 TR_REASON = 138  # ... and its reason code
-N_SCR = 160
+LOGE = 160  # P(seat p holds the Coat of Armor of the Loge), filled when loge_watch > 0 (R6.5)
+N_SCR = 170
 
 # how much each occupation is worth holding (Coat pick, Tome swap); team-neutral
 OCC_VALUE = (0.9, 0.6, 0.7, 0.8, 0.6, 0.5, 0.5, 0.4, 0.7, 0.7)
@@ -72,6 +73,7 @@ V_OURS = 10.0  # our victory item given to an opponent
 V_THEIRS = 6.0  # their victory item given to an opponent
 V_PEARL = 3.0  # the Black Pearl with an opponent (they cannot declare)
 V_LOGE = 4.0  # base value of keeping the Loge
+V_SOLO = 10.0  # a solo win by another seat (R6.5): everybody else loses, like our item lost
 
 
 @njit(cache=True, inline="always")
@@ -181,6 +183,56 @@ def prep_nb(v):
         else:
             spread_t += rest * w
     spread_nb(v, spread_m, spread_t, deck_slots, total)
+    if v.par[P_LOGE_WATCH] > 0.0:
+        loge_prep_nb(v, deck_slots, total)
+
+
+@njit(cache=True, inline="always")
+def loge_prep_nb(v, deck_slots, total):
+    """``scr[LOGE + p]``: P(seat p holds the Coat of Armor of the Loge), from where this seat
+    last saw it and how sure it is that it is still there; the rest of it is spread over the
+    other seats' free slots and the deck, like an unplaced victory item. All zero when the
+    Loge is not in the game (the item set is public)."""
+    scr, n, me, k_card, conf = v.scr, v.n, v.me, v.k_card, v.conf
+    for p in range(n):
+        scr[LOGE + p] = 0.0
+    if v.loge_in == 0:
+        return
+    h = np.int64(k_card[C_LOGE])
+    if h == me:  # my own hand: known
+        scr[LOGE + me] = 1.0
+        return
+    rest = 1.0
+    if h >= 0 and h < n:
+        scr[LOGE + h] = conf[C_LOGE]
+        rest = 1.0 - conf[C_LOGE]
+    elif h == LOC_DECK:
+        rest = 1.0 - conf[C_LOGE]
+    if total > 0.0 and rest > 0.0:
+        f = rest / total
+        for p in range(n):
+            if p != me:
+                scr[LOGE + p] += f * scr[SLOT + p]
+
+
+@njit(cache=True, inline="always")
+def solo_threat_nb(k):
+    """How close a Loge holder with ``k`` victory items (expected, any team) is to a solo win
+    (R6.5): 0 up to half an item, 1 at 3, growing with the square in between."""
+    x = min(1.0, max(0.0, (k - 0.5) / 2.5))
+    return x * x
+
+
+@njit(cache=True, inline="always")
+def loge_risk_nb(v, t, w):
+    """The solo-win threat (in points) that seat t's Loge gains when ``w`` more victory items
+    reach t (R6.5); 0 when I hold the Loge or loge_watch is 0."""
+    lw = v.par[P_LOGE_WATCH]
+    scr = v.scr
+    if lw <= 0.0 or scr[LOGE + v.me] > 0.5:
+        return 0.0
+    k = scr[EVM + t] + scr[EVT + t]
+    return lw * V_SOLO * scr[LOGE + t] * (solo_threat_nb(k + w) - solo_threat_nb(k))
 
 
 @njit(cache=True, inline="always")
@@ -230,11 +282,14 @@ def give_value_nb(v, c, t):
     f = future_team_nb(c)
     if f >= 0:
         w = victory_weight_nb(c, bags_open)
+        # any victory item brings a likely Loge holder closer to a solo win (R6.5); my own
+        # Loge's progress goes with the item too
+        risk = loge_risk_nb(v, t, w) + loge_hold_nb(v, w)
         if f == team:
             # towards a teammate who then holds more of ours than I keep: gathering
             gather = cons * min(1.0, max(-1.0, (scr[EVM + t] + 1.0) - scr[MY_FUT]))
-            return tm * gather - (1.0 - tm) * V_OURS * w
-        return -(1.0 - tm) * V_THEIRS * w
+            return tm * gather - (1.0 - tm) * V_OURS * w - risk
+        return -(1.0 - tm) * V_THEIRS * w - risk
     if c == C_PEARL:
         if scr[MY_NOW] >= 2.0:
             # I am close to declaring and the Pearl forbids it: a teammate keeps it, an
@@ -244,6 +299,17 @@ def give_value_nb(v, c, t):
     if c == C_LOGE:
         return -V_LOGE - 2.0 * scr[MY_ANY]  # the Loge elsewhere threatens a solo win against us
     return 0.2 * tm  # a fight item or the like: slightly better with a teammate
+
+
+@njit(cache=True, inline="always")
+def loge_hold_nb(v, w):
+    """What ``w`` victory items of either team are worth to me while I hold the Loge: steps
+    towards a solo win (R6.5), the more the closer I am (0 when loge_watch is 0)."""
+    lw = v.par[P_LOGE_WATCH]
+    if lw <= 0.0 or v.scr[LOGE + v.me] < 0.5:
+        return 0.0
+    k = v.scr[MY_ANY]
+    return lw * V_SOLO * 0.5 * (solo_threat_nb(k + w) - solo_threat_nb(k))
 
 
 @njit(cache=True, inline="always")

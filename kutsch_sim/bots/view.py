@@ -24,6 +24,7 @@ n, turn        players; turns played so far
 deck_n         cards left in the item deck (public)
 bags_open      1 once the deck has emptied and the Bags are Key/Goblet (public)
 hand_limit     R2.4
+loge_in        1 if the Coat of Armor of the Loge is in the game (the item set is public)
 kind, n_opts   the decision (enums.Decision) and its option count
 opts, ctx      options opts[0:n_opts] and the public context of the decision
 k_assoc        (10,) i8: team this seat has seen each seat hold, -1
@@ -73,7 +74,8 @@ from __future__ import annotations
 import numpy as np
 from ..jit import njit
 
-from ..enums import DEC, MAX_PLAYERS, N_CARDS, N_DCTX, SC
+from ..cards_nb import C_LOGE
+from ..enums import DEC, LOC_OUT, MAX_PLAYERS, N_CARDS, N_DCTX, SC
 from .beliefs import A_MAX, kept_nb
 from .intrinsics import copy_nb
 from .params import N_BMEM, N_BPARAM
@@ -87,7 +89,7 @@ def _view_dtype() -> np.dtype:
     P, C = MAX_PLAYERS, N_CARDS
     fields = [
         ("me", i64), ("team", i64), ("mode", i64), ("n", i64), ("turn", i64), ("deck_n", i64),
-        ("bags_open", i64), ("hand_limit", i64), ("kind", i64), ("n_opts", i64), ("na", i64),
+        ("bags_open", i64), ("hand_limit", i64), ("loge_in", i64), ("kind", i64), ("n_opts", i64), ("na", i64),
         ("minor", f64), ("opts", i32, (V_OPTS,)), ("ctx", i32, (N_DCTX,)), ("k_assoc", i8, (P,)),
         ("k_occ", i8, (P,)), ("k_card", i8, (C,)), ("k_acard", i8, (P, 3)), ("conf", f64, (C,)),
         ("tm", f64, (P,)), ("w", f64, (A_MAX,)), ("asg", i32, (A_MAX,)), ("occ_up", i8, (P,)),
@@ -166,6 +168,7 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
     v.deck_n = sc[SC.DECK_N]
     v.bags_open = sc[SC.BAGS_OPEN]
     v.hand_limit = sc[SC.HAND_LIMIT]
+    v.loge_in = np.int64(st.loc[C_LOGE] != LOC_OUT)  # the item set in play is public (R2)
     v.minor = st.mem.bel_minor[seat]
     copy_nb(v.k_assoc, st.k_assoc[seat], MAX_PLAYERS)
     copy_nb(v.k_occ, st.k_occ[seat], MAX_PLAYERS)
