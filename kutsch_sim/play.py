@@ -13,9 +13,12 @@ import numpy as np
 from .bots.dispatch import final_beliefs_nb, seat_bots_nb
 from .engine.game import play_turns_nb
 from .engine.state import new_state_nb, setup_nb
-from .enums import N_REC, SC
+from .enums import MAX_PLAYERS, N_REC, SC
 from .jit import njit, record_nb
 from .rng import mix64_nb, stream_key_nb
+
+
+TEAM_ROWS = MAX_PLAYERS + 2  # bots/bparams rows when the profiles go by team (init_game_var_nb)
 
 
 @njit(cache=True)
@@ -30,9 +33,22 @@ def keep_alive_nb(buf):
 def init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
                      variants):
     """Bots, their parameters and the R2 set-up of game ``game``; ``variants`` is the bit
-    mask of ``enums.Variant`` (R10)."""
+    mask of ``enums.Variant`` (R10).
+
+    Profiles by team (pure-team games, for measuring one profile against another): when
+    ``bots`` has TEAM_ROWS rows, rows MAX_PLAYERS and MAX_PLAYERS + 1 are the profiles of
+    the Order's and the Brotherhood's seats. The deal is made once to learn the teams and
+    again, identically (the same stream), once every seat has its team's profile, so the
+    bots start from their own parameters; no seat learns anything from it."""
     seat_bots_nb(st, n, bots, bparams)
     setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
+    if bots.shape[0] == TEAM_ROWS:
+        for p in range(n):
+            r = MAX_PLAYERS + st.assoc[p]
+            st.mem.bot[p] = bots[r]
+            for j in range(bparams.shape[1]):
+                st.mem.bparam[p, j] = bparams[r, j]
+        setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
 
 
 @njit(cache=True)

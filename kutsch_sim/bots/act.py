@@ -68,6 +68,7 @@ from .reasons import (
     R_DECLARE_ODDS,
     R_DECLARE_SURE,
     R_DECLARE_TEAM,
+    R_DECLARE_WITH_TEAM,
     R_NAME,
     R_NAME_DONE,
     R_NAME_FORTUNE,
@@ -450,6 +451,7 @@ def choose_action_nb(v):
     m_drink = 0
     p_fort = -1.0
     m_fort = 0
+    i_loge = -1
     for i in range(v.n_opts):
         o = v.opts[i]
         act = o // ACT_MUL
@@ -472,6 +474,7 @@ def choose_action_nb(v):
             if dk == DK.LOGE:
                 s = 1e6  # legal only when it holds (the engine checks the hand): a sure win
                 r = R_DECLARE_LOGE
+                i_loge = i
             elif dk == DK.FORTUNE:
                 p_fort, m_fort = plan_fortune_nb(v)
                 if p_fort >= thr:
@@ -506,6 +509,10 @@ def choose_action_nb(v):
             s += noise * uniform_nb(v.rs)
         score[i] = s
         score[REASON_AT + i] = r  # the reason of each option, beside its score
+    if i_loge >= 0 and p_team >= 1.0 - 1e-9 and par[P_LOGE_WATCH] > 0.0:
+        # a certain team win and a certain solo win (R6.4, R6.5) are the same win for me:
+        # the team's, so that teammates may gather our items with a Loge holder
+        score[i_loge] = -1e9
     i = pick_best_nb(v, v.n_opts)
     o = v.opts[i]
     act = o // ACT_MUL
@@ -528,6 +535,8 @@ def choose_action_nb(v):
         elif dk == DK.TEAM:
             mem[M_DECL_NAMED] = m_team
             v.out[2] = int(own) if m_team == 0 else int(100 * p_team)
+            if i_loge >= 0:
+                v.out[0] = R_DECLARE_WITH_TEAM
         elif dk == DK.FORTUNE:
             mem[M_DECL_NAMED] = m_fort
             v.out[2] = int(100 * p_fort)

@@ -284,8 +284,10 @@ def take_value_nb(v, c, lo, occ_used):
     lw = par[P_LOGE_WATCH]
     k = scr[EVM + lo] + scr[EVT + lo]
     cut = 0.0
-    if lw > 0.0 and f >= 0:
-        cut = lw * V_SOLO * scr[LOGE + lo] * (solo_threat_nb(k) - solo_threat_nb(k - w)) + loge_hold_nb(v, w)
+    if f >= 0:
+        cut = loge_hold_nb(v, w)
+        if lw > 0.0:
+            cut += lw * V_SOLO * scr[LOGE + lo] * (solo_threat_nb(k) - solo_threat_nb(k - w))
     if f == team:
         gather = par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + lo])
         return w * ((1.0 - tm) * 10.0 + tm * gather) + cut

@@ -31,6 +31,7 @@ P_CONSOLIDATE = 10  # value of moving our victory item to the teammate who holds
 P_LOGE_WATCH = 11  # weight of a likely Loge holder's solo threat (R6.5); 0 = the Loge is ignored
 P_WAIT_VALUE = 12  # declare when P(success) >= min(declare_threshold, P(win by playing on) + this)
 P_FIGHT_READ = 13  # 1 = a fight estimate counts the supporters' known bonuses (Bodyguard, Whip, Knives)
+P_LOGE_PLAY = 14  # while holding the Loge: weight of any victory item as a step to a solo win (R6.5)
 
 PARAM_NAMES = (
     "declare_threshold",
@@ -47,6 +48,7 @@ PARAM_NAMES = (
     "loge_watch",
     "wait_value",
     "fight_read",
+    "loge_play",
 )
 assert len(PARAM_NAMES) <= N_BPARAM
 

@@ -114,6 +114,8 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
      "solo win", "card"),
     ("take_loge", "takes {card} from seat {target}: keeps the Coat of Armor of the Loge from a solo win",
      "card"),
+    ("declare_with_team", "declares with its team, though it could win alone with the Coat of Armor of the "
+     "Loge: both are certain, and the team wins with it", "none"),
 )
 N_REASONS = len(REASON_TABLE)
 REASON_KEYS = tuple(r[0] for r in REASON_TABLE)
@@ -202,6 +204,7 @@ R_DECLARE_ODDS = 79
 R_DECLARE_DRINK_ODDS = 80
 R_ACCEPT_LOGE = 81
 R_TAKE_LOGE = 82
+R_DECLARE_WITH_TEAM = 83
 
 
 def _check_constants() -> None:

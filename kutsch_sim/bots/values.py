@@ -43,7 +43,7 @@ from ..cards_nb import (
 from ..enums import LOC_DECK, N_CARDS, ORDER
 from ..rng import below_nb
 from .intrinsics import ctz_nb, popcount_nb
-from .params import P_CONSOLIDATE, P_LOGE_WATCH
+from .params import P_CONSOLIDATE, P_LOGE_PLAY, P_LOGE_WATCH
 
 # scratch offsets
 TM = 0
@@ -183,7 +183,7 @@ def prep_nb(v):
         else:
             spread_t += rest * w
     spread_nb(v, spread_m, spread_t, deck_slots, total)
-    if v.par[P_LOGE_WATCH] > 0.0:
+    if v.par[P_LOGE_WATCH] > 0.0 or v.par[P_LOGE_PLAY] > 0.0:
         loge_prep_nb(v, deck_slots, total)
 
 
@@ -232,7 +232,8 @@ def loge_risk_nb(v, t, w):
     if lw <= 0.0 or scr[LOGE + v.me] > 0.5:
         return 0.0
     k = scr[EVM + t] + scr[EVT + t]
-    return lw * V_SOLO * scr[LOGE + t] * (solo_threat_nb(k + w) - solo_threat_nb(k))
+    # a likely teammate's Loge threatens less: with our items it declares with us (act.py)
+    return lw * V_SOLO * scr[LOGE + t] * (solo_threat_nb(k + w) - solo_threat_nb(k)) * (1.0 - 0.75 * scr[TM + t])
 
 
 @njit(cache=True, inline="always")
@@ -304,8 +305,8 @@ def give_value_nb(v, c, t):
 @njit(cache=True, inline="always")
 def loge_hold_nb(v, w):
     """What ``w`` victory items of either team are worth to me while I hold the Loge: steps
-    towards a solo win (R6.5), the more the closer I am (0 when loge_watch is 0)."""
-    lw = v.par[P_LOGE_WATCH]
+    towards a solo win (R6.5), the more the closer I am (0 when loge_play is 0)."""
+    lw = v.par[P_LOGE_PLAY]
     if lw <= 0.0 or v.scr[LOGE + v.me] < 0.5:
         return 0.0
     k = v.scr[MY_ANY]

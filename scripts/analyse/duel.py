@@ -1,0 +1,189 @@
+"""One bot profile against another, on the same deals.
+
+    python scripts/analyse/duel.py --a smart --b smart-v1 --players 4,6,8 --items basic,basic+Loge
+    python scripts/analyse/duel.py --a "smart:wait_value=0.3" --b smart --players 6 --games 20000
+
+A profile is a name from ``data/bots.csv``, optionally with parameters changed after a colon
+(``name:param=value,param=value``; the names of ``bots/params.py``).
+
+Two tables per configuration, both from the same deals (seed, configuration, game index):
+
+* **Pure-team games**: every seat of one team plays A and every seat of the other plays B
+  (the play layer seats the profiles by team after the deal, ``play.TEAM_ROWS``), and each
+  deal is played twice, A as the Order and A as the Brotherhood. A's win rate is the mean
+  over games of the share of A's seats that win (all of them for their team's win, one for
+  a solo win, which its teammates lose, R6.5), with a 95% interval over deals (the two games
+  of a deal are one paired sample); A's share is that against B's.
+* **All A against all B** (``--paired``): every seat A, then every seat B, on the same
+  deals; what each does to the balance figures (Loge solo wins, the smaller team's wins,
+  the Drink of Power, wrong declarations, timeouts, length), with 95% intervals of the
+  paired differences.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from kutsch_sim.api import GameConfig
+from kutsch_sim.bots import profiles
+from kutsch_sim.bots.params import PARAM_NAMES
+from kutsch_sim.enums import MAX_PLAYERS, REC, WIN
+from kutsch_sim.errors import KutschError
+from kutsch_sim.play import TEAM_ROWS, play_batch
+
+Z95 = 1.959964
+
+
+def profile(spec: str) -> str:
+    """Register ``name:param=value,...`` as a profile of its own and return its key."""
+    name, _, changes = spec.partition(":")
+    name = name.strip().lower()
+    if name not in profiles.PROFILES:
+        raise KutschError(f"unknown profile {name!r}")
+    if not changes:
+        return name
+    bid, par = profiles.PROFILES[name]
+    par = list(par)
+    for item in changes.split(","):
+        key, _, val = item.partition("=")
+        key = key.strip()
+        if key not in PARAM_NAMES:
+            raise KutschError(f"unknown parameter {key!r}; valid: {', '.join(PARAM_NAMES)}")
+        par[PARAM_NAMES.index(key)] = float(val)
+    profiles.PROFILES[spec] = (bid, tuple(par))
+    return spec
+
+
+def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+    m = float(np.mean(x))
+    h = Z95 * float(np.std(x, ddof=1)) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
+    return m, m - h, m + h
+
+
+def fmt(ci: tuple[float, float, float], scale: float = 100.0, sign: bool = False) -> str:
+    m, lo, hi = (scale * v for v in ci)
+    s = "+" if sign else ""
+    return f"{m:{s}.1f} ({lo:{s}.1f} to {hi:{s}.1f})"
+
+
+def by_team(cfg: GameConfig, order: str, brotherhood: str, seed: int, games: int) -> np.ndarray:
+    """Records of ``games`` deals with the Order's seats playing ``order`` and the
+    Brotherhood's ``brotherhood``."""
+    n, in_game, stamped, bots, params = cfg.arrays()
+    bots12 = np.zeros(TEAM_ROWS, np.int8)
+    par12 = np.zeros((TEAM_ROWS, params.shape[1]), np.float64)
+    bots12[:MAX_PLAYERS], par12[:MAX_PLAYERS] = bots, params
+    for row, name in ((MAX_PLAYERS, order), (MAX_PLAYERS + 1, brotherhood)):
+        b, p = profiles.bot_arrays((name,))
+        bots12[row], par12[row] = b[0], p[0]
+    return play_batch(n, in_game, stamped, bots12, par12, np.uint64(seed), cfg.config_id, 0, games, cfg.turn_cap,
+                      cfg.drink, 0, cfg.variant_bits)
+
+
+def side_won(rec: np.ndarray, team: int) -> np.ndarray:
+    """Per game, the share of the seats of ``team`` (0 Order, 1 Brotherhood) that won: all of
+    them when their team's declaration won, one of them for a solo win by one of its seats
+    (R6.5: the others lose with everybody else)."""
+    win = rec[:, REC.WINNER]
+    solo = rec[:, REC.SOLO_SEAT]
+    teams = rec[:, REC.TEAM0:REC.TEAM0 + MAX_PLAYERS]
+    size = (teams == team).sum(axis=1)
+    own = (win == (WIN.ORDER if team == 0 else WIN.BROTHERHOOD)).astype(float)
+    seat_team = np.take_along_axis(teams, np.maximum(solo, 0)[:, None], 1)[:, 0]
+    own += ((win == WIN.SOLO) & (seat_team == team)) / np.maximum(size, 1)
+    return own
+
+
+def pure_team(cfg: GameConfig, a: str, b: str, seed: int, games: int) -> dict:
+    r1 = by_team(cfg, a, b, seed, games)  # A is the Order
+    r2 = by_team(cfg, b, a, seed, games)  # A is the Brotherhood, the same deals
+    wa = 0.5 * (side_won(r1, 0) + side_won(r2, 1))
+    wb = 0.5 * (side_won(r1, 1) + side_won(r2, 0))
+    share = wa / np.maximum(wa + wb, 1e-9)
+    decided = (wa + wb) > 0
+    out = {"deals": games, "a_wins": mean_ci(wa), "b_wins": mean_ci(wb), "a_share": mean_ci(share[decided])}
+    if cfg.players % 2:  # A as the smaller team: the Order is the minority when REC.MINORITY says so
+        mino = r1[:, REC.MINORITY]
+        a_small = np.concatenate([side_won(r1, 0)[mino == 0], side_won(r2, 1)[r2[:, REC.MINORITY] == 1]])
+        b_small = np.concatenate([side_won(r1, 1)[mino == 1], side_won(r2, 0)[r2[:, REC.MINORITY] == 0]])
+        out["a_small"] = mean_ci(a_small)
+        out["b_small"] = mean_ci(b_small)
+    return out
+
+
+def balance(rec: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-game indicators of the balance figures."""
+    win = rec[:, REC.WINNER]
+    decl = rec[:, REC.DECLARER] >= 0
+    small = rec[:, REC.MINORITY]
+    return {
+        "loge_solo": (win == WIN.SOLO).astype(float),
+        "order_wins": (win == WIN.ORDER).astype(float),
+        "smaller_team_wins": ((win == WIN.ORDER) & (small == 0) | (win == WIN.BROTHERHOOD) & (small == 1)).astype(float),
+        "drink_used": (rec[:, REC.DRINK_USED] == 1).astype(float),
+        "wrong_declaration": (decl & (rec[:, REC.DECL_OK] == 0)).astype(float),
+        "timeout": (win == WIN.TIMEOUT).astype(float),
+        "turns": rec[:, REC.TURNS].astype(float),
+    }
+
+
+def all_against_all(cfg: GameConfig, a: str, b: str, seed: int, games: int) -> dict:
+    ra = play_batch(*GameConfig(cfg.players, cfg.item_set, (a,), cfg.drink).arrays(), np.uint64(seed),
+                    cfg.config_id, 0, games, cfg.turn_cap, cfg.drink, 0, cfg.variant_bits)
+    rb = play_batch(*GameConfig(cfg.players, cfg.item_set, (b,), cfg.drink).arrays(), np.uint64(seed),
+                    cfg.config_id, 0, games, cfg.turn_cap, cfg.drink, 0, cfg.variant_bits)
+    ba, bb = balance(ra), balance(rb)
+    return {k: {"a": mean_ci(ba[k]), "b": mean_ci(bb[k]), "diff": mean_ci(ba[k] - bb[k])} for k in ba}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--a", required=True, help="profile A, e.g. smart or 'smart:wait_value=0.3'")
+    ap.add_argument("--b", default="smart-v1", help="profile B")
+    ap.add_argument("--players", default="6", help="comma-separated counts")
+    ap.add_argument("--items", default="basic", help="comma-separated item sets")
+    ap.add_argument("--games", type=int, default=20_000, help="deals per configuration")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--paired", action="store_true", help="also all A against all B on the same deals")
+    ap.add_argument("--json", help="write the figures to this file")
+    args = ap.parse_args(argv)
+    try:
+        a, b = profile(args.a), profile(args.b)
+        counts = [int(x) for x in args.players.split(",")]
+        cfgs = [GameConfig(n, items, ("smart",)) for n in counts for items in args.items.split(",")]
+    except (KutschError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    res = {}
+    print(f"A = {a}, B = {b}; {args.games:,} deals a configuration, seed {args.seed}\n")
+    print("| players | items | A's seats win (pure-team games, both seatings) | A's share of decided games |"
+          " A as the smaller team | B as the smaller team |")
+    print("|---:|---|---|---|---|---|")
+    for cfg in cfgs:
+        r = pure_team(cfg, a, b, args.seed, args.games)
+        small = (fmt(r["a_small"]), fmt(r["b_small"])) if "a_small" in r else ("", "")
+        print(f"| {cfg.players} | {cfg.item_set} | {fmt(r['a_wins'])} | {fmt(r['a_share'])} | {small[0]} | {small[1]} |",
+              flush=True)
+        res[f"{cfg.players} {cfg.item_set} pure"] = r
+    if args.paired:
+        print("\n| players | items | figure | all A | all B | A - B |")
+        print("|---:|---|---|---|---|---|")
+        for cfg in cfgs:
+            r = all_against_all(cfg, a, b, args.seed, args.games)
+            for k, v in r.items():
+                sc = 1.0 if k == "turns" else 100.0
+                print(f"| {cfg.players} | {cfg.item_set} | {k} | {fmt(v['a'], sc)} | {fmt(v['b'], sc)} | "
+                      f"{fmt(v['diff'], sc, sign=True)} |", flush=True)
+            res[f"{cfg.players} {cfg.item_set} all"] = r
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(res, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
