@@ -66,7 +66,7 @@ def _header(path: Path) -> tuple[str, ...]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         cols = tuple(f.strip().lower() for f in line.split(","))
-        opt = tuple(c for c in cols[2:4] if c in ("when", TOLD_NAME))
+        opt = tuple(c for c in ("when", TOLD_NAME) if c in cols[2:4])  # in this order
         want = ("profile", "bot", *opt, *PARAM_NAMES)
         if cols != want:
             raise KutschError(f"{path}: line {lineno}: columns must be profile,bot[,when][,{TOLD_NAME}],"
