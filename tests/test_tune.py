@@ -96,3 +96,18 @@ def test_a_small_tuning_writes_a_profile_and_resumes_without_replaying(tmp_path,
     _, par = profiles.bot_arrays(profiles.check_bots(("smart-minority-told-5p",) * 5))
     assert par[0, P_TOLD] == TOLD_SMALLER
     assert par[0, ROLE_MINORITY * N_BPARAM + PARAM_NAMES.index("aggression")] == row[PARAM_NAMES.index("aggression")]
+
+
+def test_the_baseline_is_the_plain_games_and_the_row_goes_to_the_roles_team_only(tmp_path):
+    from kutsch_sim.api import GameConfig, run_batch
+    from kutsch_sim.sim.tune import play, role_seats, tune_plan
+
+    plan = tune_plan(players=5, items="basic", role="majority", bracket="honest", against="smart", params=None,
+                     games=100, trials=1, seed=9, threads=2, out=tmp_path / "m.csv")
+    rec = run_batch(GameConfig(5, "basic", ("smart",) * 5), 9, 0, 300)
+    assert np.array_equal(play(plan, None, 9, 300), role_wins(rec, 5, "majority"))
+    larger = rec[:, REC.TEAM0:REC.TEAM0 + 5] != rec[:, REC.MINORITY][:, None]
+    assert np.array_equal(role_seats(plan, 9, 300), (larger << np.arange(5)).sum(axis=1))
+    # a reckless larger team (declaring at lower confidence, attacking more) plays other games
+    reckless = play(plan, {"declare_threshold": 0.5, "aggression": 3.0}, 9, 300)
+    assert not np.array_equal(reckless, role_wins(rec, 5, "majority"))
