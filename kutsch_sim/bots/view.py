@@ -74,7 +74,6 @@ from __future__ import annotations
 import numpy as np
 from ..jit import njit
 
-from ..cards_nb import C_LOGE
 from ..enums import DEC, MAX_PLAYERS, N_CARDS, N_DCTX, SC
 from .beliefs import A_MAX, kept_nb
 from .intrinsics import copy_nb
@@ -130,7 +129,7 @@ def role_nb(st, seat):
     on = st.mem.brole[seat]
     if on == 0:
         return ROLE_BASE
-    if (on >> ROLE_LOGE) & 1 and st.k_card[seat, C_LOGE] == seat:
+    if (on >> ROLE_LOGE) & 1 and st.k_card[seat, N_CARDS - 1] == seat:  # the Loge: the last card
         return ROLE_LOGE
     if st.sc[SC.N] % 2 == 1:
         r = ROLE_MINORITY if st.mem.bel_minor[seat] >= 0.5 else ROLE_MAJORITY
