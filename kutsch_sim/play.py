@@ -163,6 +163,8 @@ def copy_memory_nb(d, s):
     """Every field of the bots' memory (``bots.memory.MEMORY_DT``), the View included."""
     d.bot[:] = s.bot
     d.bparam[:, :] = s.bparam
+    d.brow[:, :, :] = s.brow
+    d.brole[:] = s.brole
     d.bel_asg[:] = s.bel_asg
     d.bel_pair[:, :] = s.bel_pair
     d.bel_psat[:, :] = s.bel_psat
@@ -179,6 +181,7 @@ def copy_memory_nb(d, s):
     d.bel_team[:, :] = s.bel_team
     d.bel_minor[:] = s.bel_minor
     d.bel_fresh[:] = s.bel_fresh
+    d.bel_told[:] = s.bel_told
     d.bel_conf[:, :] = s.bel_conf
     d.bel_one[:, :] = s.bel_one
     d.bel_ctx[:] = s.bel_ctx

@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from kutsch_sim.api import GameConfig
+from kutsch_sim.bots.params import P_TOLD
 from kutsch_sim.engine.game import play_turn_nb
 from kutsch_sim.engine.state import as_record, new_state_nb
 from kutsch_sim.enums import SC
@@ -31,7 +32,9 @@ def prefix_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turns):
     return buf
 
 
-def position(n, bots, game, turns, item_set="full"):
+def position(n, bots, game, turns, item_set="full", told=()):
+    """``told``: seats told their team's size (P_TOLD bits 3: whichever it is)."""
     cfg = GameConfig(n, item_set=item_set, bots=bots)
     nn, in_game, stamped, b, par = cfg.arrays()
+    par[list(told), P_TOLD] = 3
     return as_record(prefix_nb(nn, in_game, stamped, b, par, np.uint64(7), cfg.config_id, game, turns))

@@ -20,7 +20,7 @@ from hypothesis import strategies as hs
 from numba import njit
 
 from kutsch_sim.bots.act import REASON_AT
-from kutsch_sim.bots.beliefs import SMALL_N
+from kutsch_sim.bots.beliefs import SMALL_N, tell_size_nb
 from kutsch_sim.bots.dispatch import bot_choose_nb
 from kutsch_sim.bots.observer import observe_nb
 from kutsch_sim.bots.params import P_NOISE
@@ -92,6 +92,7 @@ def hide_from(st, seat, rng) -> object:
         st2.mem.bel_key[p, :] = rng.integers(-1, 300, size=2)
         st2.mem.bmem[p, :] = rng.integers(-1, 5, size=st2.mem.bmem.shape[1])
         st2.mem.bel_minor[p] = rng.random()
+        st2.mem.bel_told[p] = rng.integers(-1, 2)
     # the View record still holds the last decision's copy (often another seat's): scramble it
     vw = st2.mem.vw
     for name in vw.dtype.names:
@@ -151,6 +152,36 @@ def test_decisions_ignore_what_the_seat_cannot_know(n, game, turns, mix, salt):
             s.dctx[DCTX_B] = b
             s.dctx[DCTX_CARD] = c
         same_decision(st, st2, lambda s, k=kind, m=len(opts): choose_nb(s, seat, k, m))
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=hs.sampled_from((3, 5, 7, 9)), game=hs.integers(0, 1000), turns=hs.integers(0, 30),
+       told=hs.integers(1, 2**9 - 1), salt=hs.integers(0, 2**31))
+def test_told_seats_know_their_teams_size_and_nothing_more(n, game, turns, told, salt):
+    """A told seat (P_TOLD) gets one fact from outside its view, its team's size; with it kept,
+    changing everything else it cannot know changes none of its decisions. The fact is told
+    again from the changed truth to every seat before the decision: a seat not told must get
+    nothing from it (else a flipped minority would reach its beliefs)."""
+    seats = tuple(p for p in range(n) if (told >> p) & 1)
+    bots = tuple(("smart", "greedy")[p % 4 == 3] for p in range(n))
+    st = position(n, bots, game, turns, told=seats)
+    if st.sc[SC.OVER]:
+        return
+    for p in range(n):  # each told seat holds the truth, exactly
+        truth = 1 if st.assoc[p] == st.sc[SC.MINORITY] else 0
+        assert st.mem.bel_told[p] == (truth if p in seats else -1)
+    rng = np.random.default_rng(salt)
+    seat = int(st.sc[SC.ACTIVE])
+    st2 = hide_from(st, seat, rng)
+    st2.mem.bel_told[:] = st.mem.bel_told  # what the others were told: scrambled below by telling again
+    if seat in seats:  # the fact the seat was told holds in the changed truth too
+        mine = st2.assoc[seat]
+        st2.sc[SC.MINORITY] = mine if st.mem.bel_told[seat] == 1 else 1 - mine
+    before = st2.mem.bel_epriv[seat].copy()
+    tell_size_nb(st2, n)
+    if seat not in seats:
+        assert st2.mem.bel_told[seat] == -1 and np.array_equal(st2.mem.bel_epriv[seat], before)
+    same_decision(st, st2, lambda s: action_nb(s, seat))
 
 
 def test_observer_keeps_private_fields_private():

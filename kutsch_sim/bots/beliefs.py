@@ -61,9 +61,9 @@ import math
 import numpy as np
 from ..jit import njit
 
-from ..enums import MAX_PLAYERS, N_CARDS, ORDER
+from ..enums import MAX_PLAYERS, N_CARDS, ORDER, SC
 from .intrinsics import T_HARD, T_HARD_MIN, T_MIN, T_Z, pair_sums_nb, team_sums_nb
-from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, N_BMEM, P_SOFT_TRUST
+from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, N_BMEM, P_SOFT_TRUST, P_TOLD, TOLD_LARGER, TOLD_SMALLER
 
 A_MAX = 252  # C(10, 5): the most team assignments at any player count
 A_PAD = 256  # length of the arrays the vector sums read whole (intrinsics.pair_sums_nb: 8 at a time)
@@ -169,6 +169,40 @@ def trust_slots_nb(st, n, na):
     for s in range(MAX_PLAYERS):
         for i in range(na):
             st.mem.bel_epriv[s, i] = 1.0
+
+
+@njit(cache=True)
+def tell_size_nb(st, n):
+    """At the end of set-up (the observer, SETUP_DONE): every seat whose ``told`` bits
+    (``params.P_TOLD``, base row) cover its team's true size at odd N is told it. The one
+    fact a seat gets from outside its view (the told bracket of ``kutsch-sim tune``, an upper
+    bound): it is hard evidence, so the seat's private factors ``bel_epriv[s]`` drop to 0 for
+    every assignment in which its own side has the other size (its side: the seats on the
+    side of the split that holds it, which at every allowed assignment is its team; from 8
+    players the kept half, read from its side as everywhere), and ``bel_told[s]`` keeps the
+    fact, which a refresh makes its P(minority) (dispatch). Factors only ever multiply, so
+    the zeros stay for the game. Seats not covered, and every seat at even N, learn nothing."""
+    for s in range(MAX_PLAYERS):
+        st.mem.bel_told[s] = -1
+    if n % 2 == 0:
+        return
+    na = kept_nb(n, st.sc[SC.N_ASG])
+    small = (n - 1) // 2
+    full = (1 << n) - 1
+    for s in range(n):
+        bits = np.int64(st.mem.bparam[s, P_TOLD])
+        minor = 1 if st.assoc[s] == st.sc[SC.MINORITY] else 0
+        if (bits & (TOLD_SMALLER if minor == 1 else TOLD_LARGER)) == 0:
+            continue
+        asg, epriv = st.mem.bel_asg, st.mem.bel_epriv[s]
+        for i in range(na):
+            a = asg[i]
+            side = a if (a >> s) & 1 else (~a) & full
+            if (1 if popcount_nb(side) == small else 0) != minor:
+                epriv[i] = 0.0
+        st.mem.bel_told[s] = minor
+        st.mem.bel_minor[s] = minor
+        st.mem.bel_fresh[s] = False
 
 
 # ------------------------------------------------------------------ posterior

@@ -14,7 +14,7 @@ from ..jit import njit
 from ..enums import DCTX_A, DCTX_B, DEC, EV, MAX_PLAYERS, SC, VAR
 from ..rng import below_nb
 from .beliefs import hard_beliefs_nb, pair_beliefs_nb, refresh_cards_nb, reset_beliefs_nb, trust_slots_nb
-from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART
+from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART, N_BPARAM, N_ROLES
 from .policy import choose_nb
 from .view import fill_light_nb, fill_view_nb, is_light_nb, reads_beliefs_nb, start_view_nb, take_back_nb
 
@@ -30,7 +30,17 @@ def refresh_seat_nb(st, seat):
                      st.mem.bel_epriv[seat], st.k_assoc[seat], st.mem.bel_w[seat], st.mem.bel_team[seat], st.mem.bel_minor,
                      st.k_acard[seat], adv, True, st.mem.bel_bins,
                      st.mem.bel_idx[seat], st.mem.bel_key[seat])
+    told_minor_nb(st, seat)
     st.mem.bel_fresh[seat] = True
+
+
+@njit(cache=True, inline="always")
+def told_minor_nb(st, seat):
+    """A told seat (bots.beliefs.tell_size_nb) knows whether its team is the minority: its
+    P(minority) is that fact, not the estimate a refresh makes without it."""
+    t = st.mem.bel_told[seat]
+    if t >= 0:
+        st.mem.bel_minor[seat] = t
 
 
 @njit(cache=True)
@@ -96,6 +106,7 @@ def hard_seat_nb(st, seat):
                          False, st.mem.bel_bins, st.mem.bel_idx[seat], st.mem.bel_key[seat])
     else:
         hard_beliefs_nb(n, seat, st.k_assoc[seat], st.mem.bel_team[seat], st.mem.bel_minor)
+    told_minor_nb(st, seat)
 
 
 @njit(cache=True)
@@ -168,6 +179,7 @@ def start_bots_nb(st, n):
                                        st.mem.bel_team, st.mem.bel_minor, st.mem.bel_fresh, st.mem.bel_conf, st.mem.bel_ctx, st.mem.bmem,
                                        st.mem.bel_key)
     trust_slots_nb(st, n, st.sc[SC.N_ASG])
+    st.mem.bel_told[:] = -1  # nothing told until the teams are dealt (beliefs.tell_size_nb)
     start_view_nb(st)
     # the observer runs when a bot reads what it keeps, or when the log is kept (traces)
     st.sc[SC.BELIEFS] = 1 if (st.sc[SC.LOG_CAP] > 0 or wants_beliefs_nb(st.mem.bot, n)) else 0
@@ -196,8 +208,21 @@ def clear_memory_nb(st):
 
 @njit(cache=True, inline="always")
 def seat_bots_nb(st, n, bots, bparams):
-    """Put bot ``bots[p]`` with parameters ``bparams[p]`` on each seat p < n."""
+    """Put bot ``bots[p]`` with parameters ``bparams[p]`` on each seat p < n. ``bparams`` is
+    float64[10, N_BPARAM] (one row a seat) or float64[10, N_ROLES * N_BPARAM] (a seat's rows
+    side by side: base, minority, majority, Loge; ``params.ROLE_*``). Without role rows every
+    role row is the base row, and ``brole`` marks the role rows that differ (view.role_nb)."""
+    k = min(bparams.shape[1], N_BPARAM)
+    rows = bparams.shape[1] >= N_ROLES * N_BPARAM
     for p in range(n):
         st.mem.bot[p] = bots[p]
-        for j in range(bparams.shape[1]):
+        for j in range(k):
             st.mem.bparam[p, j] = bparams[p, j]
+        on = 0
+        for r in range(1, N_ROLES):
+            for j in range(N_BPARAM):
+                x = bparams[p, r * N_BPARAM + j] if rows else st.mem.bparam[p, j]
+                st.mem.brow[p, r - 1, j] = x
+                if x != st.mem.bparam[p, j]:
+                    on |= 1 << r
+        st.mem.brole[p] = on

@@ -10,7 +10,9 @@ from a copy (``kutsch_sim.play``) is the same game for every seat's bot.
 field      shape, dtype     meaning
 =========  ===============  ==========================================================
 bot        (10,) i8         bot id of each seat (``bots.params``: BOT_RANDOM ...)
-bparam     (10, 16) f64     bot parameters per seat (``bots.params``: P_*)
+bparam     (10, 16) f64     bot parameters per seat, the base row (``bots.params``: P_*)
+brow       (10, 3, 16) f64  each seat's role rows (``bots.params``: ROLE_MINORITY - 1 ...)
+brole      (10,) i8         bit r set: seat's role row r differs from its base row (view.role_nb)
 bel_asg    (256,) i32       team assignments possible at this N (bit p = Order)
 bel_pair   (10, 10) f64     public soft evidence per pair of seats (before saturation)
 bel_psat   (10, 10) f64     the same after saturation (``observer.pair_nb``)
@@ -28,6 +30,8 @@ bel_w      (10, 256) f64    each seat's posterior weight per assignment
 bel_team   (10, 10) f64     bel_team[s, p] = P(p is on s's team) as s believes
 bel_minor  (10,) f64        P(s's team is the minority) as s believes (odd N)
 bel_fresh  (10,) i8         s's beliefs are up to date with the evidence
+bel_told   (10,) i8         what s was told at set-up (``beliefs.tell_size_nb``): 1 its team is
+                            the smaller, 0 the larger, -1 nothing
 bel_conf   (10, 21) f64     P(card c is still where s last saw it, ``st.k_card[s, c]``)
 bel_one    (1, 21) f64      all 1.0 (the greedy bot takes last-seen as certain)
 bel_ctx    (8,) i32         the observer's memory of the event under way (``observer.X_*``)
@@ -45,7 +49,7 @@ import numpy as np
 
 from ..enums import MAX_PLAYERS, N_CARDS
 from .beliefs import A_MAX, A_PAD, N_BINS, N_CTX
-from .params import N_BMEM, N_BPARAM
+from .params import N_BMEM, N_BPARAM, N_ROLES
 from .view import VIEW_DT
 
 
@@ -53,12 +57,13 @@ def _memory_dtype() -> np.dtype:
     i8, i32, i64, f64 = np.int8, np.int32, np.int64, np.float64
     P, C = MAX_PLAYERS, N_CARDS
     fields = [
-        ("bot", i8, (P,)), ("bparam", f64, (P, N_BPARAM)),
+        ("bot", i8, (P,)), ("bparam", f64, (P, N_BPARAM)), ("brow", f64, (P, N_ROLES - 1, N_BPARAM)),
+        ("brole", i8, (P,)),
         ("bel_asg", i32, (A_PAD,)), ("bel_pair", f64, (P, P)), ("bel_psat", f64, (P, P)), ("bel_gpair", f64, (P, P)),
         ("bel_epub", f64, (P + 1, A_PAD)), ("bel_epriv", f64, (P, A_PAD)), ("bel_bins", f64, (N_BINS,)),
         ("bel_idx", np.int16, (P, A_MAX)), ("bel_key", i64, (P, 2)),
         ("bel_tval", f64, (P,)), ("bel_tslot", i8, (P,)), ("bel_nts", i64), ("bel_w", f64, (P, A_PAD)),
-        ("bel_team", f64, (P, P)), ("bel_minor", f64, (P,)), ("bel_fresh", i8, (P,)), ("bel_conf", f64, (P, C)),
+        ("bel_team", f64, (P, P)), ("bel_minor", f64, (P,)), ("bel_fresh", i8, (P,)), ("bel_told", i8, (P,)), ("bel_conf", f64, (P, C)),
         ("bel_one", f64, (1, C)), ("bel_ctx", i32, (N_CTX,)), ("bmem", i32, (P, N_BMEM)), ("vw", VIEW_DT),
     ]
     return np.dtype(fields, align=True)

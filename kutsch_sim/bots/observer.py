@@ -30,7 +30,7 @@ from ..cards_nb import (
     kind_nb,
 )
 from ..enums import EV, IK, LOC_DECK, N_CARDS, OFFER_DIPLOMAT, SC, SIDE_ATT, SIDE_DEF, SRC
-from .beliefs import kept_nb
+from .beliefs import kept_nb, tell_size_nb
 from .intrinsics import ctz_nb
 from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, M_REJECTED, M_SAW_DECK
 from .values import cards_at_nb
@@ -62,7 +62,7 @@ OBSERVED = (
     EV.ATTACK, EV.SUPPORT, EV.BONUS, EV.MIXER, EV.RESULT, EV.DOCTOR, EV.PRIEST, EV.OFFER,
     EV.ACCEPT, EV.REJECT, EV.ANNOUNCE, EV.SEE_ITEMS, EV.SEE_ASSOC, EV.DRAW, EV.PASS_ON, EV.GIVE,
     EV.TAKE, EV.GIVE_BACK, EV.RING, EV.CLAIR, EV.DIPLO, EV.DIPLO_MISS, EV.DIPLO_BAGS, EV.SEE_ACARD,
-    EV.SEXTANT,
+    EV.SEXTANT, EV.SETUP_DONE,
 )
 OBSERVED_MASK = 0
 for _t in OBSERVED:
@@ -286,6 +286,8 @@ def observe_nb(st, typ, a, b, c, d):
         stale_all_nb(fresh, n)
     elif typ == EV.RESULT:
         ctx[X_WON] = c
+    elif typ == EV.SETUP_DONE:  # the teams are dealt: told seats learn their team's size
+        tell_size_nb(st, n)
     elif typ == EV.DOCTOR:
         won = ctx[X_WON]
         if won == SIDE_ATT or won == SIDE_DEF:

@@ -66,3 +66,24 @@ M_LAST_CARD = 8  # last card offered
 M_CLAIR_2ND = 9  # the card the seat put second from the top with the Clairvoyant (-1)
 M_SAW_DECK = 10  # 1 once the seat has looked through the item deck (the Clairvoyant): cards seen there
 M_PASSED = 11  # the card the seat passed on in the Sextant round under way (-1)
+
+# ----------------------------------------------------------- the told bracket and role rows
+# P_TOLD: a bit mask, read from the seat's base row only (0 for every profile in data/bots.csv).
+# Bit 0: a seat whose team is the smaller one (odd N) is told so; bit 1: a seat of the larger
+# team is told so. A told seat's beliefs keep only the team assignments with its team's true
+# size (beliefs.tell_size_nb): the one fact from outside its view, for an upper bound.
+P_TOLD = 15
+TOLD_NAME = "told"  # its column in a profile table (optional; not in PARAM_NAMES, which is slot order)
+TOLD_SMALLER = 1
+TOLD_LARGER = 2
+
+# A seat's parameters are a table of rows: the base row (bparam) and one row per role, used
+# while the seat is in that role as it sees it (view.role_nb): holding the Coat of Armor of
+# the Loge (its own hand; first), or at odd N believing its team the smaller one (its own
+# P(minority) >= 0.5) or the larger one. A role row equal to the base row is never read.
+ROLE_BASE = 0
+ROLE_MINORITY = 1
+ROLE_MAJORITY = 2
+ROLE_LOGE = 3
+N_ROLES = 4
+ROLE_NAMES = ("any", "minority", "majority", "loge")  # the `when` column of a profile table

@@ -44,7 +44,8 @@ occ_up         (10,) i8: occupation face up (public), 0/1
 hand_n         (10,) i8: cards in each hand (public)
 drink          (10,) i8: holds a Drink of Power (public)
 sup            (10,) i8: support sides declared in the current fight (public)
-par            (N_BPARAM,) f64: this seat's bot parameters
+par            (N_BPARAM,) f64: this seat's bot parameters, the row of its role at this
+               decision (:func:`role_nb`)
 mem            (N_BMEM,) i32: this seat's bot memory (plans), copied back after
 score, scr     scratch (float64) for this decision only
 out            (3,) i32 written by the policy: reason code, target, card/value
@@ -78,7 +79,7 @@ from ..cards_nb import C_LOGE
 from ..enums import DEC, LOC_OUT, MAX_PLAYERS, N_CARDS, N_DCTX, SC
 from .beliefs import A_MAX, kept_nb
 from .intrinsics import copy_nb
-from .params import N_BMEM, N_BPARAM
+from .params import N_BMEM, N_BPARAM, ROLE_BASE, ROLE_LOGE, ROLE_MAJORITY, ROLE_MINORITY
 from .values import N_SCR
 
 V_OPTS = 512  # options a decision can have (engine.state.N_OPTS)
@@ -120,10 +121,30 @@ def is_light_nb(kind):
     return kind == DEC.SUPPORT or kind == DEC.FIGHT_PLAY
 
 
+@njit(cache=True, inline="always")
+def role_nb(st, seat):
+    """Which of ``seat``'s parameter rows applies now (``params.ROLE_*``), from what the seat
+    knows: the Loge row while the Coat of Armor of the Loge is in its own hand, else at odd N
+    the minority row while its own P(my team is the minority) is at least 0.5 (exactly 0 or 1
+    for a told seat, beliefs.tell_size_nb) and the majority row below; a role whose row equals
+    the base row (``brole`` bit clear, every profile without role rows) reads the base row."""
+    on = st.mem.brole[seat]
+    if on == 0:
+        return ROLE_BASE
+    if (on >> ROLE_LOGE) & 1 and st.k_card[seat, N_CARDS - 1] == seat:  # the Loge: the last card
+        return ROLE_LOGE
+    if st.sc[SC.N] % 2 == 1:
+        r = ROLE_MINORITY if st.mem.bel_minor[seat] >= 0.5 else ROLE_MAJORITY
+        if (on >> r) & 1:
+            return r
+    return ROLE_BASE
+
+
 @njit(cache=True)
 def fill_light_nb(st, seat, kind, n_opts, mode):
     """The View fields a light decision's policy reads (:func:`is_light_nb`): me, team, mode,
-    n, turn, kind, the options, ctx, tm and par (``na = 0``); :func:`fill_view_nb` starts
+    n, turn, kind, the options, ctx, tm and par (the row of the seat's role, :func:`role_nb`;
+    ``na = 0``); :func:`fill_view_nb` starts
     here and fills the rest. For a light decision the other fields keep an earlier
     decision's values, which it never reads; memory and stream are not copied, so nothing
     is taken back."""
@@ -140,7 +161,11 @@ def fill_light_nb(st, seat, kind, n_opts, mode):
     copy_nb(v.opts, st.opts, n_opts)
     copy_nb(v.ctx, st.dctx, N_DCTX)
     copy_nb(v.tm, st.mem.bel_team[seat], MAX_PLAYERS)
-    copy_nb(v.par, st.mem.bparam[seat], N_BPARAM)
+    r = role_nb(st, seat)
+    if r == ROLE_BASE:
+        copy_nb(v.par, st.mem.bparam[seat], N_BPARAM)
+    else:
+        copy_nb(v.par, st.mem.brow[seat, r - 1], N_BPARAM)
     return v
 
 

@@ -17,6 +17,7 @@ from .play import play_cmd
 from .report import report_cmd
 from .simulate import simulate_cmd
 from .study import study_cmd
+from .tune import tune_cmd
 
 app = typer.Typer(
     add_completion=False,
@@ -32,7 +33,7 @@ def _root() -> None:
 
 
 for _name, _cmd in (("play", play_cmd), ("simulate", simulate_cmd), ("study", study_cmd), ("report", report_cmd),
-                   ("bench", bench_cmd)):
+                   ("bench", bench_cmd), ("tune", tune_cmd)):
     app.command(_name)(_cmd)
 
 

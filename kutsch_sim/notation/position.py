@@ -252,7 +252,8 @@ class Position:
         printer reads it; then the invariants are checked once.
         """
         from ..api import variant_mask
-        from ..bots.dispatch import start_bots_nb
+        from ..bots.beliefs import tell_size_nb
+        from ..bots.dispatch import seat_bots_nb, start_bots_nb
         from ..bots.profiles import bot_arrays, check_bots
         from ..engine.invariants import check_nb
         from ..engine.state import SCRIPT_CAP, new_state, reset_scalars_nb
@@ -272,7 +273,7 @@ class Position:
         seed_stream_nb(st.rs, np.uint64(self.seed), 0, 0)
         reset_scalars_nb(st, n, self.turn_cap, self.drink, 0, variant_mask(self.variants))
         st.mem.bot[:] = bot_ids
-        st.mem.bparam[:, :] = params
+        seat_bots_nb(st, n, bot_ids, params)
         log = _SetupLog(st)
         for p in range(n):
             st.occ[p] = self.occs[p]
@@ -323,6 +324,7 @@ class Position:
         if check_nb(st, True) != ERR.OK:  # validate() should make this impossible
             raise KutschError(f"position breaks an engine invariant: {ERR_LABELS[int(st.sc[SC.ERROR])]}")
         start_bots_nb(st, n)  # (as setup_nb does: without it a smart seat would decide on no beliefs)
+        tell_size_nb(st, n)  # (as the observer does at SETUP_DONE: told seats learn their team's size)
         st.sc[SC.DEBUG] = 1 if debug else 0
         return st
 

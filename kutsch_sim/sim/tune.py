@@ -1,0 +1,401 @@
+"""Best responses per role: one role's parameter row tuned against fixed opponents.
+
+A trial plays the same deals every time (seed, configuration id and game indices of the
+opponents' profile on every seat; the common random numbers of ``api.GameConfig.config_id``),
+with the trial's values in the role's row (``bots.params.ROLE_*``) of the role's seats: for a
+team role the seats of that team in the deal, which read the row while they believe
+themselves in the role (``bots.view.role_nb``); for the Loge every seat, which reads it while
+it holds the Loge. So the opponents play their profile unchanged (:func:`play`). The
+objective is the role's win rate:
+
+- ``minority`` / ``majority`` (odd N): the share of games the smaller / larger team wins;
+- ``loge``: over the games in which a seat held the Coat of Armor of the Loge at some point,
+  the share of those seats that won (with their team or alone). The Loge is unstamped, so it
+  is never dealt (R9) and the first holder depends on play; the rate is that of its holders.
+
+Brackets for the team roles: ``honest`` (the seats decide from their views) and ``told``
+(every seat of the role is told its team's size, ``bots.params.P_TOLD``: an upper bound).
+
+optuna's TPE sampler (seeded) chooses the trials; the study lives in an SQLite file next to
+``--out``, so an interrupted tuning keeps every finished trial (``--resume``). The first
+trial is the opponents' own row. The best trial is measured again, with the baseline, on
+fresh deals (seed + 1), so that its figure is free of the winner's curse.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from ..api import GameConfig, check_seed
+from ..bots.params import (
+    BOT_GREEDY,
+    BOT_SMART,
+    N_BPARAM,
+    P_SOFT_TRUST,
+    P_TOLD,
+    PARAM_NAMES,
+    ROLE_LOGE,
+    ROLE_MAJORITY,
+    ROLE_MINORITY,
+    TOLD_LARGER,
+    TOLD_SMALLER,
+)
+from ..bots.profiles import PROFILES, Profile, check_bots, profile_table, with_roles
+from ..cards import cards_in_game, parse_item_set
+from ..cards_nb import C_LOGE
+from ..enums import N_REC, REC, WIN
+from ..errors import KutschError
+from .options import parse_count, parse_threads
+
+ROLES = {"minority": ROLE_MINORITY, "majority": ROLE_MAJORITY, "loge": ROLE_LOGE}
+BRACKETS = ("honest", "told")
+# search range of each parameter (low, high); a parameter not listed: 0 to 3x its base value (at least 1)
+RANGES = {
+    "declare_threshold": (0.5, 1.0),
+    "aggression": (0.0, 3.0),
+    "support_margin": (0.0, 1.0),
+    "info_value": (0.0, 15.0),
+    "draw_value": (0.0, 10.0),
+    "pass_bias": (0.0, 5.0),
+    "occ_margin": (0.0, 1.0),
+    "urgency": (0.0, 0.5),
+    "noise": (0.0, 2.0),
+    "consolidate": (0.0, 5.0),
+}
+DEFAULT_PARAMS = {
+    "minority": ("declare_threshold", "aggression", "support_margin", "pass_bias", "consolidate", "info_value"),
+    "majority": ("declare_threshold", "aggression", "support_margin", "pass_bias", "consolidate", "info_value"),
+    "loge": ("aggression", "pass_bias", "support_margin", "info_value", "draw_value"),
+}
+Z95 = 1.959964
+CHUNK = 500  # games a progress step
+
+
+@dataclass(frozen=True)
+class TunePlan:
+    players: int
+    items: str
+    role: str
+    bracket: str
+    against: str
+    params: tuple[str, ...]
+    games: int
+    trials: int
+    seed: int
+    check_games: int
+    threads: int | None
+    out: Path
+    name: str
+    resume: bool
+
+    @property
+    def study_path(self) -> Path:
+        return self.out.with_name(self.out.name + ".optuna.db")
+
+    @property
+    def told(self) -> int:
+        if self.bracket != "told":
+            return 0
+        return TOLD_SMALLER if self.role == "minority" else TOLD_LARGER
+
+    def key(self) -> dict:
+        """What a stored study must match to be resumed (everything that decides a trial's games)."""
+        d = asdict(self)
+        for k in ("trials", "check_games", "threads", "out", "name", "resume"):
+            d.pop(k)
+        d["params"] = list(self.params)
+        from .._jitcache import source_hash
+
+        d["engine"] = source_hash()  # any edit of the engine or the bots changes the trials' games
+        return d
+
+
+def tune_plan(*, players: str | int, items: str, role: str, bracket: str, against: str, params: str | None,
+              games: str | int, trials: str | int, seed: str | int, check_games: str | int = 8000,
+              threads: str | int | None = None, out: str | Path | None = None, name: str | None = None,
+              resume: bool = False) -> TunePlan:
+    """Check every option (a one-line :class:`KutschError` on the first bad one); writes nothing."""
+    try:
+        n = int(str(players).strip())
+    except ValueError:
+        raise KutschError(f"--players: expected one player count, got {players!r}") from None
+    role = str(role).strip().lower()
+    if role not in ROLES:
+        raise KutschError(f"--role must be one of {', '.join(ROLES)}, got {role!r}")
+    bracket = str(bracket).strip().lower()
+    if bracket not in BRACKETS:
+        raise KutschError(f"--bracket must be one of {', '.join(BRACKETS)}, got {bracket!r}")
+    if bracket == "told" and role == "loge":
+        raise KutschError("--bracket told is for the team roles (minority, majority): a seat is told its team's size")
+    (against,) = check_bots((str(against),))
+    if PROFILES[against].bot not in (BOT_GREEDY, BOT_SMART) or PROFILES[against].roles or PROFILES[against].told:
+        raise KutschError(f"--against {against!r}: the opponents need a heuristic profile without role rows or told")
+    cfg = GameConfig(n, item_set=items, bots=(against,) * n)  # checks the count and the item set
+    if role != "loge" and n % 2 == 0:
+        raise KutschError(f"--role {role}: the teams differ in size at odd player counts only, got {n}")
+    if role == "loge" and not cards_in_game(parse_item_set(cfg.item_set), n)[C_LOGE]:
+        raise KutschError(f"--role loge: item set {cfg.item_set!r} has no Coat of Armor of the Loge at {n} players")
+    names = DEFAULT_PARAMS[role] if params is None or not str(params).strip() else tuple(
+        t.strip().lower() for t in str(params).split(","))
+    for p in names:
+        if p not in PARAM_NAMES:
+            raise KutschError(f"--params: unknown parameter {p!r}; valid: {', '.join(PARAM_NAMES)}")
+        if PARAM_NAMES.index(p) == P_SOFT_TRUST:
+            raise KutschError("--params: soft_trust weighs the beliefs that choose a role's row; it is not a role's")
+    if len(set(names)) != len(names):
+        raise KutschError(f"--params names a parameter twice: {params!r}")
+    g = parse_count(games, "--games", 10, 10**7)
+    t = parse_count(trials, "--trials", 1, 10_000)
+    cg = parse_count(check_games, "--check-games", 10, 10**8)
+    if out is None or not str(out).strip():
+        raise KutschError("--out FILE.csv is required: the tuned profile is written there")
+    path = Path(out).expanduser().absolute()
+    if path.suffix.lower() != ".csv":
+        raise KutschError(f"--out {path}: expected a .csv file (a profile table)")
+    if path.exists() and path.is_dir():
+        raise KutschError(f"--out {path} is a directory; give a .csv file")
+    if not path.parent.is_dir():
+        raise KutschError(f"--out {path}: directory {path.parent} does not exist")
+    nm = (name or f"{against}-{role}-{bracket}-{n}p").strip().lower()
+    if not nm or "," in nm or nm in PROFILES:
+        raise KutschError(f"--name {nm!r} is empty, has a comma or is a profile already")
+    plan = TunePlan(n, cfg.item_set, role, bracket, against, tuple(names), g, t, check_seed(int(parse_count(
+        seed, "--seed", 0, 2**63 - 1))), cg, parse_threads(threads), path, nm, bool(resume))
+    if plan.study_path.exists() and not resume:
+        raise KutschError(f"{plan.study_path} holds a tuning already: add --resume to continue it, or remove it")
+    return plan
+
+
+# ------------------------------------------------------------------ games
+def role_wins(rec: np.ndarray, n: int, role: str) -> np.ndarray:
+    """Per game, the role's win (0/1; for the Loge the share of its holders that won; NaN in a
+    game where nobody held it)."""
+    win = rec[:, REC.WINNER]
+    team_win = (win == WIN.ORDER) | (win == WIN.BROTHERHOOD)
+    minority = rec[:, REC.MINORITY]
+    if role == "minority":
+        return (team_win & (win == minority)).astype(float)
+    if role == "majority":
+        return (team_win & (win == 1 - minority)).astype(float)
+    team = rec[:, REC.TEAM0:REC.TEAM0 + n]
+    held = ((rec[:, REC.LOGE_EVER][:, None] >> np.arange(n)[None, :]) & 1) == 1
+    won = (team == win[:, None]) & team_win[:, None]
+    won |= (win == WIN.SOLO)[:, None] & (np.arange(n)[None, :] == rec[:, REC.SOLO_SEAT][:, None])
+    k = held.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(k > 0, (won & held).sum(axis=1) / k, np.nan)
+
+
+def arrays(plan: TunePlan, values: dict[str, float] | None, told: int | None = None) -> tuple:
+    """The kernels' arrays: the opponents' profile on every seat, every seat's role row set to
+    ``values`` (None: the opponents' own row) and ``told`` bits (default: the plan's)."""
+    cfg = GameConfig(plan.players, item_set=plan.items, bots=(plan.against,) * plan.players)
+    n, in_game, stamped, bots, params = cfg.arrays()
+    wide = with_roles(params)
+    told = plan.told if told is None else told
+    wide[:n, P_TOLD::N_BPARAM] = told
+    r = ROLES[plan.role]
+    for name, x in (values or {}).items():
+        wide[:n, r * N_BPARAM + PARAM_NAMES.index(name)] = x
+    return cfg, (n, in_game, stamped, bots, wide)
+
+
+def role_seats(plan: TunePlan, seed: int, n_games: int) -> np.ndarray:
+    """int64[n_games]: bit mask of the seats of the role's team in each game (team roles). The
+    teams are dealt at set-up from the game's stream alone, so a game of one turn shows them."""
+    from ..play import play_batch
+
+    cfg, (n, in_game, stamped, bots, wide) = arrays(plan, None, 0)
+    rec = play_batch(n, in_game, stamped, bots, wide, np.uint64(seed), cfg.config_id, 0, n_games, 1, cfg.drink, 0,
+                     cfg.variant_bits, threads=plan.threads)
+    team = rec[:, REC.TEAM0:REC.TEAM0 + n]
+    mine = team == rec[:, REC.MINORITY][:, None]
+    if plan.role == "majority":
+        mine = ~mine
+    return (mine.astype(np.int64) << np.arange(n)).sum(axis=1)
+
+
+def play(plan: TunePlan, values: dict[str, float] | None, seed: int, n_games: int,
+         advance: Callable[[int], None] | None = None, told: int | None = None) -> np.ndarray:
+    """The role's wins (:func:`role_wins`) in games 0 .. n_games-1 of ``seed``, ``values`` in the
+    role's row. Team roles: only the seats of the role's team get the row (and the told bits),
+    the others play the opponents' profile as it is. Else a seat of the other team that
+    believed itself in the role would play the row too, and the tuning would learn from its
+    mistakes (a Drink of Power declared in the wrong team loses the game, R7), not from the
+    role's play. Seating a profile by the deal tells a seat nothing: it still decides from its
+    view. The Loge role: every seat gets the row, and a seat reads it exactly while it holds
+    the Loge."""
+    from ..play import play_batch, play_games_nb
+
+    cfg, (n, in_game, stamped, bots, wide) = arrays(plan, values, told)
+    common = (np.uint64(seed), cfg.config_id)
+    rest = (cfg.turn_cap, cfg.drink, 0, cfg.variant_bits)
+    if plan.role == "loge":
+        out = []
+        for g0 in range(0, n_games, CHUNK):
+            k = min(CHUNK, n_games - g0)
+            rec = play_batch(n, in_game, stamped, bots, wide, *common, g0, k, *rest, threads=plan.threads)
+            out.append(role_wins(rec, n, plan.role))
+            if advance is not None:
+                advance(k)
+        return np.concatenate(out)
+    _, (_, _, _, _, plain) = arrays(plan, None, 0)
+    seats = role_seats(plan, seed, n_games)
+    tables = {}
+    for m in np.unique(seats):
+        t = plain.copy()
+        on = [p for p in range(n) if (m >> p) & 1]
+        t[on] = wide[on]
+        tables[int(m)] = t
+    rec = np.zeros((n_games, N_REC), np.int32)
+
+    def part(lo: int, hi: int) -> None:
+        for g in range(lo, hi):  # one game a call: its seats' profiles depend on its deal
+            play_games_nb(n, in_game, stamped, bots, tables[int(seats[g])], *common, g, *rest, rec[g:g + 1])
+
+    threads = max(1, min(plan.threads or numba.get_num_threads(), n_games))
+    for g0 in range(0, n_games, CHUNK):
+        g1 = min(g0 + CHUNK, n_games)
+        cuts = [g0 + (g1 - g0) * k // threads for k in range(threads + 1)]
+        if threads == 1:
+            part(g0, g1)
+        else:
+            with ThreadPoolExecutor(max_workers=threads) as ex:
+                for j in [ex.submit(part, a, b) for a, b in zip(cuts[:-1], cuts[1:], strict=True)]:
+                    j.result()
+        if advance is not None:
+            advance(g1 - g0)
+    return role_wins(rec, n, plan.role)
+
+
+def rate_ci(x: np.ndarray) -> tuple[float, float, float]:
+    """Mean and 95% normal interval over the games where ``x`` is defined."""
+    x = x[~np.isnan(x)]
+    m = float(x.mean()) if len(x) else math.nan
+    h = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else math.nan
+    return m, m - h, m + h
+
+
+# ------------------------------------------------------------------ the study
+def open_study(plan: TunePlan):
+    """The optuna study of ``plan`` (created, or loaded with --resume after checking it is the same
+    tuning). optuna's own logging is kept to warnings."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    storage = optuna.storages.RDBStorage(f"sqlite:///{plan.study_path}")
+    sampler = optuna.samplers.TPESampler(seed=plan.seed % 2**32)
+    fresh = not any(s.study_name == "tune" for s in optuna.study.get_all_study_summaries(storage))
+    study = optuna.create_study(study_name="tune", storage=storage, sampler=sampler, direction="maximize",
+                                load_if_exists=True)
+    if fresh:
+        study.set_user_attr("plan", plan.key())
+        base = dict(zip(PARAM_NAMES, PROFILES[plan.against].params, strict=False))
+        study.enqueue_trial({p: min(max(base[p], lo), hi) for p in plan.params
+                             for lo, hi in [bounds(plan, p)]})
+    elif study.user_attrs.get("plan") != plan.key():
+        raise KutschError(f"{plan.study_path} holds another tuning ({json.dumps(study.user_attrs.get('plan'))}); "
+                          "give the same options, or another --out")
+    return study
+
+
+def bounds(plan: TunePlan, p: str) -> tuple[float, float]:
+    if p in RANGES:
+        return RANGES[p]
+    base = PROFILES[plan.against].params[PARAM_NAMES.index(p)]
+    return 0.0, max(1.0, 3.0 * base)
+
+
+def finished(study) -> list:
+    import optuna
+
+    return [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+
+
+def run_trials(plan: TunePlan, study, advance: Callable[[int], None] | None = None,
+               on_trial: Callable[[int, float, float], None] | None = None) -> None:
+    """Play the trials still missing (``plan.trials`` minus those finished)."""
+    def objective(trial) -> float:
+        values = {p: trial.suggest_float(p, *bounds(plan, p)) for p in plan.params}
+        return float(np.nanmean(play(plan, values, plan.seed, plan.games, advance)))
+
+    for _ in range(max(0, plan.trials - len(finished(study)))):
+        study.optimize(objective, n_trials=1)
+        if on_trial is not None:
+            done = finished(study)
+            on_trial(len(done), done[-1].value, study.best_value)
+
+
+@dataclass
+class Check:
+    """The best trial and the baseline, measured again on fresh deals (seed + 1)."""
+
+    games: int
+    seed: int
+    values: dict
+    tuning_rate: float
+    baseline: tuple[float, float, float]
+    tuned: tuple[float, float, float]
+    gain: tuple[float, float, float]  # tuned minus baseline, paired by game
+    told_base: tuple[float, float, float] | None = None  # told bracket: told seats, the opponents' row
+
+
+def check_best(plan: TunePlan, study, advance: Callable[[int], None] | None = None) -> Check:
+    best = study.best_trial
+    seed = plan.seed + 1
+    base = play(plan, None, seed, plan.check_games, advance, told=0)
+    tuned = play(plan, best.params, seed, plan.check_games, advance)
+    both = ~np.isnan(base) & ~np.isnan(tuned)
+    told_base = rate_ci(play(plan, None, seed, plan.check_games, advance)) if plan.told else None
+    return Check(plan.check_games, seed, dict(best.params), float(best.value), rate_ci(base), rate_ci(tuned),
+                 rate_ci(tuned[both] - base[both]), told_base)
+
+
+def tuned_profile(plan: TunePlan, values: dict[str, float]) -> Profile:
+    prof = PROFILES[plan.against]
+    row = list(prof.params)
+    for p, x in values.items():
+        row[PARAM_NAMES.index(p)] = round(float(x), 4)
+    return Profile(prof.bot, prof.params, plan.told, ((ROLES[plan.role], tuple(row)),))
+
+
+def pct(ci: tuple[float, float, float]) -> str:
+    return f"{100 * ci[0]:.2f}% ({100 * ci[1]:.2f} to {100 * ci[2]:.2f})"
+
+
+def check_lines(plan: TunePlan, c: Check) -> list[str]:
+    what = {"minority": "the smaller team wins", "majority": "the larger team wins",
+            "loge": "a seat that held the Loge wins"}[plan.role]
+    lines = [f"{plan.role} role, {plan.bracket} bracket, {plan.players} players, {plan.items}, against "
+             f"{plan.against}: share of games {what}, {c.games:,} fresh games (seed {c.seed}), 95% intervals",
+             f"baseline ({plan.against}): {pct(c.baseline)}"]
+    if c.told_base is not None:
+        lines.append(f"told, {plan.against}'s row: {pct(c.told_base)}")
+    lines += [f"tuned: {pct(c.tuned)} (on the tuning deals {100 * c.tuning_rate:.2f}%)",
+              f"gain: {100 * c.gain[0]:+.2f} points ({100 * c.gain[1]:+.2f} to {100 * c.gain[2]:+.2f}), paired by game"]
+    if plan.bracket == "told":
+        lines.append("told: the role's seats are told their team's size, a fact from outside their view: an upper bound")
+    return lines
+
+
+def write_profile(plan: TunePlan, c: Check, trials: int) -> Path:
+    from .. import __version__
+    from .._jitcache import source_hash
+
+    head = [f"Tuned by kutsch-sim tune (package {__version__}, engine {source_hash()}): {trials} trials "
+            f"x {plan.games:,} games, seed {plan.seed}; parameters {','.join(plan.params)}.",
+            *check_lines(plan, c),
+            f"Select with KUTSCH_SIM_PROFILES={plan.out} kutsch-sim play --bots {plan.name} ..."]
+    text = profile_table(plan.name, tuned_profile(plan, c.values), "\n".join(head))
+    tmp = plan.out.with_name(plan.out.name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(plan.out)
+    return plan.out
