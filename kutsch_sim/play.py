@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bots.dispatch import final_beliefs_nb, seat_bots_nb
+from .bots.dispatch import final_beliefs_nb, seat_bots_nb, seat_one_nb
 from .engine.game import play_turns_nb
 from .engine.state import new_state_nb, setup_nb
 from .enums import MAX_PLAYERS, N_REC, SC
@@ -44,10 +44,7 @@ def init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, ga
     setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
     if bots.shape[0] == TEAM_ROWS:
         for p in range(n):
-            r = MAX_PLAYERS + st.assoc[p]
-            st.mem.bot[p] = bots[r]
-            for j in range(bparams.shape[1]):
-                st.mem.bparam[p, j] = bparams[r, j]
+            seat_one_nb(st, p, bots, bparams, MAX_PLAYERS + st.assoc[p])
         setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
 
 

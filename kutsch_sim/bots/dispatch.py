@@ -212,17 +212,23 @@ def seat_bots_nb(st, n, bots, bparams):
     float64[10, N_BPARAM] (one row a seat) or float64[10, N_ROLES * N_BPARAM] (a seat's rows
     side by side: base, minority, majority, Loge; ``params.ROLE_*``). Without role rows every
     role row is the base row, and ``brole`` marks the role rows that differ (view.role_nb)."""
+    for p in range(n):
+        seat_one_nb(st, p, bots, bparams, p)
+
+
+@njit(cache=True, inline="always")
+def seat_one_nb(st, p, bots, bparams, r):
+    """Seat p gets the bot and the rows of line r of ``bots`` / ``bparams`` (seat_bots_nb)."""
     k = min(bparams.shape[1], N_BPARAM)
     rows = bparams.shape[1] >= N_ROLES * N_BPARAM
-    for p in range(n):
-        st.mem.bot[p] = bots[p]
-        for j in range(k):
-            st.mem.bparam[p, j] = bparams[p, j]
-        on = 0
-        for r in range(1, N_ROLES):
-            for j in range(N_BPARAM):
-                x = bparams[p, r * N_BPARAM + j] if rows else st.mem.bparam[p, j]
-                st.mem.brow[p, r - 1, j] = x
-                if x != st.mem.bparam[p, j]:
-                    on |= 1 << r
-        st.mem.brole[p] = on
+    st.mem.bot[p] = bots[r]
+    for j in range(k):
+        st.mem.bparam[p, j] = bparams[r, j]
+    on = 0
+    for q in range(1, N_ROLES):
+        for j in range(N_BPARAM):
+            x = bparams[r, q * N_BPARAM + j] if rows else st.mem.bparam[p, j]
+            st.mem.brow[p, q - 1, j] = x
+            if x != st.mem.bparam[p, j]:
+                on |= 1 << q
+    st.mem.brole[p] = on

@@ -72,11 +72,11 @@ def gain(n: int, items: str, dev: str, base: str, games: int, seed: int) -> tupl
 
 
 def register(base: str, name: str, value: float) -> str:
-    bid, par = profiles.PROFILES[base]
-    par = list(par)
+    prof = profiles.PROFILES[base]
+    par = list(prof.params)
     par[PARAM_NAMES.index(name)] = value
     key = f"{base}:{name}={value:g}"
-    profiles.PROFILES[key] = (bid, tuple(par))
+    profiles.PROFILES[key] = prof._replace(params=tuple(par))
     return key
 
 
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     except (KutschError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    base_par = profiles.PROFILES[args.base][1]
+    base_par = profiles.PROFILES[args.base].params
     res = []
     print(f"base {args.base}, items {args.items}, {args.games:,} games a row (both seatings), seed {args.seed}\n")
     print("| players | parameter | base value | deviation | gain of the deviating seats, points (95% interval) |")

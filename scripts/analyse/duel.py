@@ -46,15 +46,15 @@ def profile(spec: str) -> str:
         raise KutschError(f"unknown profile {name!r}")
     if not changes:
         return name
-    bid, par = profiles.PROFILES[name]
-    par = list(par)
+    prof = profiles.PROFILES[name]
+    par = list(prof.params)
     for item in changes.split(","):
         key, _, val = item.partition("=")
         key = key.strip()
         if key not in PARAM_NAMES:
             raise KutschError(f"unknown parameter {key!r}; valid: {', '.join(PARAM_NAMES)}")
         par[PARAM_NAMES.index(key)] = float(val)
-    profiles.PROFILES[spec] = (bid, tuple(par))
+    profiles.PROFILES[spec] = prof._replace(params=tuple(par))
     return spec
 
 
