@@ -69,11 +69,17 @@ RANGES = {
     "urgency": (0.0, 0.5),
     "noise": (0.0, 2.0),
     "consolidate": (0.0, 5.0),
+    "loge_watch": (0.0, 3.0),
+    "wait_value": (0.0, 1.0),
+    "fight_read": (0.0, 1.0),
+    "loge_play": (0.0, 2.0),
 }
 DEFAULT_PARAMS = {
-    "minority": ("declare_threshold", "aggression", "support_margin", "pass_bias", "consolidate", "info_value"),
-    "majority": ("declare_threshold", "aggression", "support_margin", "pass_bias", "consolidate", "info_value"),
-    "loge": ("aggression", "pass_bias", "support_margin", "info_value", "draw_value"),
+    "minority": ("declare_threshold", "wait_value", "aggression", "support_margin", "pass_bias", "consolidate",
+                 "info_value"),
+    "majority": ("declare_threshold", "wait_value", "aggression", "support_margin", "pass_bias", "consolidate",
+                 "info_value"),
+    "loge": ("aggression", "pass_bias", "support_margin", "info_value", "draw_value", "loge_play"),
 }
 Z95 = 1.959964
 CHUNK = 500  # games a progress step
