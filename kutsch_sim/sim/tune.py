@@ -74,12 +74,13 @@ RANGES = {
     "fight_read": (0.0, 1.0),
     "loge_play": (0.0, 2.0),
 }
+_TEAM = ("declare_threshold", "wait_value", "aggression", "support_margin", "pass_bias", "consolidate", "info_value",
+         "draw_value", "occ_margin", "urgency")
 DEFAULT_PARAMS = {
-    "minority": ("declare_threshold", "wait_value", "aggression", "support_margin", "pass_bias", "consolidate",
-                 "info_value"),
-    "majority": ("declare_threshold", "wait_value", "aggression", "support_margin", "pass_bias", "consolidate",
-                 "info_value"),
-    "loge": ("aggression", "pass_bias", "support_margin", "info_value", "draw_value", "loge_play"),
+    "minority": _TEAM,
+    "majority": _TEAM,
+    "loge": ("declare_threshold", "wait_value", "aggression", "pass_bias", "support_margin", "info_value", "draw_value",
+             "consolidate", "loge_play"),
 }
 Z95 = 1.959964
 CHUNK = 500  # games a progress step

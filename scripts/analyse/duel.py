@@ -149,6 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=20_000, help="deals per configuration")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--paired", action="store_true", help="also all A against all B on the same deals")
+    ap.add_argument("--paired-only", action="store_true", help="only all A against all B")
     ap.add_argument("--json", help="write the figures to this file")
     args = ap.parse_args(argv)
     try:
@@ -163,13 +164,13 @@ def main(argv: list[str] | None = None) -> int:
     print("| players | items | A's seats win (pure-team games, both seatings) | A's share of decided games |"
           " A as the smaller team | B as the smaller team |")
     print("|---:|---|---|---|---|---|")
-    for cfg in cfgs:
+    for cfg in [] if args.paired_only else cfgs:
         r = pure_team(cfg, a, b, args.seed, args.games)
         small = (fmt(r["a_small"]), fmt(r["b_small"])) if "a_small" in r else ("", "")
         print(f"| {cfg.players} | {cfg.item_set} | {fmt(r['a_wins'])} | {fmt(r['a_share'])} | {small[0]} | {small[1]} |",
               flush=True)
         res[f"{cfg.players} {cfg.item_set} pure"] = r
-    if args.paired:
+    if args.paired or args.paired_only:
         print("\n| players | items | figure | all A | all B | A - B |")
         print("|---:|---|---|---|---|---|")
         for cfg in cfgs:
