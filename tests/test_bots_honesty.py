@@ -57,9 +57,10 @@ def run_job(**job) -> dict:
 
 def test_each_decision_shows_the_context_slots_the_engine_writes_for_its_kind():
     r = run_job(mode="ctx", configs=CONFIGS, seed=2026, extra=EXTRA)
-    assert sorted(r["kinds"]) == sorted(DECISION_LABELS)
+    print(f"{sum(r['kinds'].values())} decisions in {r['games']} games: {r['kinds']}")
     assert r["wrong"] == {}, "enums.DCTX_MASK is not what the engine writes"
     assert r["changed"] == [], "a rule or a bot reads a context slot written before an earlier decision"
+    assert sorted(r["kinds"]) == sorted(DECISION_LABELS)
 
 
 def check_suite(seed: int) -> dict:
@@ -85,6 +86,6 @@ def test_a_seat_decides_alike_until_it_can_observe_a_hidden_change_more_games(se
 def test_the_differential_test_catches_a_leak(leak, field):
     """A View given every seat's true association, or every context slot (stale ones too):
     X's decisions then depend on what it cannot see, and the comparison says where."""
-    r = run_job(mode="diff", configs=CONFIGS[5:], seed=2026, extra=EXTRA, leak=leak, first_diff=True)
+    r = run_job(mode="diff", configs=CONFIGS[5:], seed=4, extra=EXTRA, leak=leak, first_diff=True)
     assert r["diffs"], f"the {leak} leak went unnoticed"
     assert field in r["diffs"][0]
