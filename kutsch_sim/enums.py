@@ -209,7 +209,7 @@ class Decision(NamedTuple):
     ACTION: int = 0  # act_* codes below (R3)
     CLAIR_USE: int = 1  # 0/1 use the Clairvoyant now (R8)
     CLAIR_PICK: int = 2  # a card id in the deck; picked first = goes on top
-    DIPLO_USE: int = 3  # 0/1 (ctx[0]=0 before the action, 1 after)
+    DIPLO_USE: int = 3  # 0/1 (ctx[DCTX_X] = 0 before the action, 1 after)
     DIPLO_TARGET: int = 4  # seat
     DIPLO_NAME: int = 5  # item kind named (Bag(Key) stands for "Secret Bag" while the deck has cards)
     DIPLO_OFFER: int = 6  # card id offered
@@ -262,6 +262,47 @@ DCTX_Y = 5
 DCTX_U = 6  # fights: the attacker's own strength without supporters (FIGHT_PLAY); the side that wins so far (MIXER)
 DCTX_W = 7  # fights: the defender's own strength without supporters (FIGHT_PLAY)
 N_DCTX = 8
+
+_A, _B, _CARD, _SRC = 1 << DCTX_A, 1 << DCTX_B, 1 << DCTX_CARD, 1 << DCTX_SRC
+_X, _Y, _U, _W = 1 << DCTX_X, 1 << DCTX_Y, 1 << DCTX_U, 1 << DCTX_W
+# DCTX_MASK[kind]: bit i set when the engine writes dctx slot i for a decision of that kind after
+# the previous decision (of any seat). A View shows only these slots (bots.view.fill_light_nb)
+# and 0 in the others, which still hold an earlier decision's context: a card offered in a
+# trade between two other seats, a bonus someone declined. tests/test_bots_honesty.py checks the
+# table against what the engine writes, decision by decision.
+DCTX_MASK = (
+    _A,  # ACTION: the active seat
+    _A | _B | _X,  # CLAIR_USE: holder, the seat about to draw (-1), when (CLAIR_*)
+    _A | _X,  # CLAIR_PICK: holder, 0 first pick / 1 second
+    _A | _X,  # DIPLO_USE: holder, 0 before the action / 1 after
+    _A | _X,  # DIPLO_TARGET: as DIPLO_USE
+    _B,  # DIPLO_NAME: the target
+    _X,  # DIPLO_OFFER: the kind named
+    _A | _B,  # DECL_NAME: declarer, DeclKind
+    _A | _B | _CARD,  # ACCEPT: giver, receiver, card offered
+    _A | _B | _CARD,  # RETURN: as ACCEPT
+    _A | _B | _CARD,  # GIVE_NAMED: the Diplomat, its target, card offered
+    _A | _B | _CARD,  # EFFECT_USE: giver, partner, card traded
+    0,  # COAT_PICK
+    0,  # SEXTANT_DIR
+    _A | _B | _X,  # SEXTANT_PASS: the Sextant's giver, receiver of the card, direction
+    _A | _B,  # PRIEST_USE: attacker, defender
+    _A | _B,  # PRIEST_GIVE: attacker, Priest
+    _A | _B,  # SUPPORT: attacker, defender
+    0,  # HYPNO
+    _A | _B | _SRC | _X | _Y | _U | _W,  # FIGHT_PLAY: fighters, bonus, strengths (see DCTX_U)
+    _A | _B,  # RING_USE: attacker, defender
+    _A | _B | _X | _Y | _U,  # MIXER: fighters, strengths, side winning so far
+    _A | _B | _X,  # DOCTOR_USE: fighters, side that won (0 tie)
+    _A | _B,  # WIN_CHOICE: winner, loser
+    _A | _B,  # TAKE: winner, loser
+    _A | _B,  # GIVE_BACK: winner, loser
+    _A | _B,  # LIMIT_GIVE: the seat over the limit, cards over it
+    _A | _B | _CARD,  # SMUGGLE: giver, receiver, effect card
+    _A | _B,  # ACARD_PICK: seer, seen
+)
+assert len(DCTX_MASK) == N_DECISIONS
+del _A, _B, _CARD, _SRC, _X, _Y, _U, _W
 
 
 class Src(NamedTuple):

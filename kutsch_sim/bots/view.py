@@ -26,7 +26,8 @@ bags_open      1 once the deck has emptied and the Bags are Key/Goblet (public)
 hand_limit     R2.4
 loge_in        1 if the Coat of Armor of the Loge is in the game (the item set is public)
 kind, n_opts   the decision (enums.Decision) and its option count
-opts, ctx      options opts[0:n_opts] and the public context of the decision
+opts, ctx      options opts[0:n_opts] and the context of the decision: only the slots
+               the engine writes for its kind (``enums.DCTX_MASK``), the others 0
 k_assoc        (10,) i8: team this seat has seen each seat hold, -1
 k_occ          (10,) i8: occupation this seat knows each seat holds, -1
 k_card         (21,) i8: where this seat last saw each card (seat, LOC_DECK) or -1;
@@ -67,7 +68,11 @@ Fields a decision does not fill (``w`` beyond ``na``, ``opts`` beyond ``n_opts``
 ``k_acard`` beyond 3 players, the scratch, and for a light decision everything but its own
 fields) may hold an earlier decision's values, often another seat's, and are never read:
 the property test in ``tests/test_bots_view.py`` scrambles the whole record before each
-decision it checks, SUPPORT and FIGHT_PLAY among them.
+decision it checks, SUPPORT and FIGHT_PLAY among them. The context is different: the
+engine's ``st.dctx`` keeps every slot until something overwrites it, so a slot the decision's
+kind does not use may hold a card offered in a trade between two other seats; ``ctx`` gets
+the slots of ``enums.DCTX_MASK[kind]`` and 0 in the rest. ``tests/test_bots_honesty.py``
+replays whole games with a hidden change and checks that a seat's views stay the same.
 """
 
 from __future__ import annotations
@@ -76,7 +81,7 @@ import numpy as np
 from ..jit import njit
 
 from ..cards_nb import C_LOGE
-from ..enums import DEC, LOC_OUT, MAX_PLAYERS, N_CARDS, N_DCTX, SC
+from ..enums import DCTX_MASK, DEC, LOC_OUT, MAX_PLAYERS, N_CARDS, N_DCTX, SC
 from .beliefs import A_MAX, kept_nb
 from .intrinsics import copy_nb
 from .params import N_BMEM, N_BPARAM, ROLE_BASE, ROLE_LOGE, ROLE_MAJORITY, ROLE_MINORITY
@@ -143,8 +148,8 @@ def role_nb(st, seat):
 @njit(cache=True)
 def fill_light_nb(st, seat, kind, n_opts, mode):
     """The View fields a light decision's policy reads (:func:`is_light_nb`): me, team, mode,
-    n, turn, kind, the options, ctx, tm and par (the row of the seat's role, :func:`role_nb`;
-    ``na = 0``); :func:`fill_view_nb` starts
+    n, turn, kind, the options, ctx (the slots of ``enums.DCTX_MASK[kind]``), tm and par (the
+    row of the seat's role, :func:`role_nb`; ``na = 0``); :func:`fill_view_nb` starts
     here and fills the rest. For a light decision the other fields keep an earlier
     decision's values, which it never reads; memory and stream are not copied, so nothing
     is taken back."""
@@ -159,7 +164,9 @@ def fill_light_nb(st, seat, kind, n_opts, mode):
     v.n_opts = n_opts
     v.na = 0
     copy_nb(v.opts, st.opts, n_opts)
-    copy_nb(v.ctx, st.dctx, N_DCTX)
+    m = DCTX_MASK[kind]  # the slots written for this decision; the others are an earlier one's
+    for i in range(N_DCTX):
+        v.ctx[i] = st.dctx[i] if (m >> i) & 1 else 0
     copy_nb(v.tm, st.mem.bel_team[seat], MAX_PLAYERS)
     r = role_nb(st, seat)
     if r == ROLE_BASE:

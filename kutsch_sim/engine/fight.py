@@ -288,6 +288,8 @@ def winner_effect_nb(st, w, lo):
     see_items_nb(st, w, lo)
     st.opts[0] = -1
     k = hand_options_nb(st, lo, np.int64(-1), np.int64(1))
+    st.dctx[DCTX_A] = w  # written again after WIN_CHOICE: each decision's own context (enums.DCTX_MASK)
+    st.dctx[DCTX_B] = lo
     c = decide_nb(st, w, DEC.TAKE, k)
     log_nb(st, EV.TAKE, w, lo, c, 0)
     if c < 0:
@@ -296,6 +298,8 @@ def winner_effect_nb(st, w, lo):
     st.k_card[lo, c] = w
     if st.hand_n[lo] == 0:
         k = hand_options_nb(st, w, np.int64(c), np.int64(0))
+        st.dctx[DCTX_A] = w
+        st.dctx[DCTX_B] = lo
         g = decide_nb(st, w, DEC.GIVE_BACK, k)
         move_known_nb(st, g, w, lo)
         log_nb(st, EV.GIVE_BACK, w, lo, g, 0)

@@ -119,6 +119,8 @@ def trade_body_nb(st, a, b, x, forced, name):
         return False
     move_known_nb(st, x, a, b)
     n_ret = return_options_nb(st, b, x, forced, name)
+    st.dctx[DCTX_A] = a  # written again: the ACCEPT came between (a decision's context, enums.DCTX_MASK)
+    st.dctx[DCTX_B] = b
     st.dctx[DCTX_CARD] = x
     y = decide_nb(st, b, DEC.GIVE_NAMED if forced == TRADE_FORCED else DEC.RETURN, n_ret)
     move_known_nb(st, y, b, a)
