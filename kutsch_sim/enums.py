@@ -288,7 +288,7 @@ DCTX_MASK = (
     _A | _B | _X,  # SEXTANT_PASS: the Sextant's giver, receiver of the card, direction
     _A | _B,  # PRIEST_USE: attacker, defender
     _A | _B,  # PRIEST_GIVE: attacker, Priest
-    _A | _B,  # SUPPORT: attacker, defender
+    _A | _B | _X | _Y,  # SUPPORT: attacker, defender, their hand sizes
     0,  # HYPNO
     _A | _B | _SRC | _X | _Y | _U | _W,  # FIGHT_PLAY: fighters, bonus, strengths (see DCTX_U)
     _A | _B,  # RING_USE: attacker, defender

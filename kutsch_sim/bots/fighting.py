@@ -35,6 +35,7 @@ from .params import (
     P_LOGE_WATCH,
     P_OCC_MARGIN,
     P_SUPPORT_MARGIN,
+    P_SUPPORT_PRICE,
 )
 from .reasons import (
     R_DOCTOR,
@@ -53,6 +54,7 @@ from .reasons import (
     R_SUPPORT_ATT,
     R_SUPPORT_DEF,
     R_SUPPORT_NONE,
+    R_SUPPORT_PRICE,
     R_TAKE,
     R_TAKE_LOGE,
     R_TAKE_NONE,
@@ -84,6 +86,15 @@ def choose_support_nb(v):
     d = v.ctx[DCTX_B]
     diff = v.tm[a] - v.tm[d]
     m = v.par[P_SUPPORT_MARGIN]
+    price = v.par[P_SUPPORT_PRICE]
+    if price > 0.0:
+        # a support shows my team to the table (R5.3): worth it only when my +1 moves enough,
+        # the difference in P(teammate) times what the fight puts at stake (R5.8: the loser's
+        # items, seen by the winner or taken; their number is public)
+        stake = 0.5 + 0.25 * (v.ctx[DCTX_X] + v.ctx[DCTX_Y])
+        if abs(diff) * stake <= price:
+            out_nb(v, R_SUPPORT_PRICE, -1, -1)
+            return 0
     if diff > m:
         out_nb(v, R_SUPPORT_ATT, a, -1)
         return 1

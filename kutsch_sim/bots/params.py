@@ -7,7 +7,7 @@ table can tune a profile without touching code.
 
 from __future__ import annotations
 
-N_BPARAM = 16
+N_BPARAM = 20
 
 # bot ids (STYLE 7: the policy is chosen by an integer, never a function object)
 BOT_RANDOM = 0  # uniform over the legal options
@@ -32,6 +32,7 @@ P_LOGE_WATCH = 11  # weight of a likely Loge holder's solo threat (R6.5); 0 = th
 P_WAIT_VALUE = 12  # declare when P(success) >= min(declare_threshold, P(win by playing on) + this)
 P_FIGHT_READ = 13  # 1 = a fight estimate counts the supporters' known bonuses (Bodyguard, Whip, Knives)
 P_LOGE_PLAY = 14  # while holding the Loge: weight of any victory item as a step to a solo win (R6.5)
+P_SUPPORT_PRICE = 15  # a support shows my team (R5.3): back a side only when what my +1 is worth passes this
 
 PARAM_NAMES = (
     "declare_threshold",
@@ -49,6 +50,7 @@ PARAM_NAMES = (
     "wait_value",
     "fight_read",
     "loge_play",
+    "support_price",
 )
 assert len(PARAM_NAMES) <= N_BPARAM
 
@@ -72,7 +74,7 @@ M_PASSED = 11  # the card the seat passed on in the Sextant round under way (-1)
 # Bit 0: a seat whose team is the smaller one (odd N) is told so; bit 1: a seat of the larger
 # team is told so. A told seat's beliefs keep only the team assignments with its team's true
 # size (beliefs.tell_size_nb): the one fact from outside its view, for an upper bound.
-P_TOLD = 15
+P_TOLD = N_BPARAM - 1  # the last slot; PARAM_NAMES fill the slots from 0
 TOLD_NAME = "told"  # its column in a profile table (optional; not in PARAM_NAMES, which is slot order)
 TOLD_SMALLER = 1
 TOLD_LARGER = 2

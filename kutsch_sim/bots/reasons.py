@@ -116,6 +116,7 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
      "card"),
     ("declare_with_team", "declares with its team, though it could win alone with the Coat of Armor of the "
      "Loge: both are certain, and the team wins with it", "none"),
+    ("support_price", "stays neutral: too little at stake to show its team", "none"),
 )
 N_REASONS = len(REASON_TABLE)
 REASON_KEYS = tuple(r[0] for r in REASON_TABLE)
@@ -205,6 +206,7 @@ R_DECLARE_DRINK_ODDS = 80
 R_ACCEPT_LOGE = 81
 R_TAKE_LOGE = 82
 R_DECLARE_WITH_TEAM = 83
+R_SUPPORT_PRICE = 84
 
 
 def _check_constants() -> None:

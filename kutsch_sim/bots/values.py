@@ -231,6 +231,7 @@ def loge_risk_nb(v, t, w):
     scr = v.scr
     if lw <= 0.0 or scr[LOGE + v.me] > 0.5:
         return 0.0
+    t = np.int64(t)  # callers pass int8 seats (k_card), and LOGE + t must not wrap (without the JIT)
     k = scr[EVM + t] + scr[EVT + t]
     # a likely teammate's Loge threatens less: with our items it declares with us (act.py)
     return lw * V_SOLO * scr[LOGE + t] * (solo_threat_nb(k + w) - solo_threat_nb(k)) * (1.0 - 0.75 * scr[TM + t])

@@ -120,6 +120,8 @@ def fight_nb(st, a, d):
         st.opts[2] = SIDE_DEF
         st.dctx[DCTX_A] = a
         st.dctx[DCTX_B] = d
+        st.dctx[DCTX_X] = st.hand_n[a]  # what is at stake (R5.8), public: the fighters' hand sizes
+        st.dctx[DCTX_Y] = st.hand_n[d]
         side = decide_nb(st, s, DEC.SUPPORT, 3)
         st.sup[s] = side
         if side != SIDE_NONE:

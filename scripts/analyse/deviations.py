@@ -44,6 +44,7 @@ RANGES = {
     "wait_value": (0.0, 1.0),
     "fight_read": (0.0, 1.0),
     "loge_play": (0.0, 1.0),
+    "support_price": (0.0, 1.0),
 }
 
 
