@@ -35,6 +35,7 @@ from .values import (
     draw_value_nb,
     give_value_nb,
     keep_value_nb,
+    loge_seen_nb,
     solo_threat_nb,
 )
 
@@ -72,7 +73,8 @@ def attack_base_nb(v, clair_ok):
     if my_occ == OC.DUELIST and not occ_up[me]:
         sa += 0.5
     tie = 0.8 * (draw_value_nb(par[P_DRAW_VALUE], v.deck_n, scr) + (3.0 if clair_ok and v.deck_n > 0 else 0.0))
-    loss = 0.5 + 2.5 * min(1.0, scr[MY_FUT]) + 1.0 * min(1.0, scr[MY_THEIRS])
+    # a winning defender looks at my items (R5.8): a Loge close to a solo win is then seen
+    loss = 0.5 + 2.5 * min(1.0, scr[MY_FUT]) + 1.0 * min(1.0, scr[MY_THEIRS]) + loge_seen_nb(v)
     return sa, tie, loss
 
 

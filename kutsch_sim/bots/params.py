@@ -33,6 +33,7 @@ P_WAIT_VALUE = 12  # declare when P(success) >= min(declare_threshold, P(win by 
 P_FIGHT_READ = 13  # 1 = a fight estimate counts the supporters' known bonuses (Bodyguard, Whip, Knives)
 P_LOGE_PLAY = 14  # while holding the Loge: weight of any victory item as a step to a solo win (R6.5)
 P_SUPPORT_PRICE = 15  # a support shows my team (R5.3): back a side only when what my +1 is worth passes this
+P_LOGE_HIDE = 16  # while holding the Loge near a solo win: weight of keeping my hand from being seen (R6.5)
 
 PARAM_NAMES = (
     "declare_threshold",
@@ -51,6 +52,7 @@ PARAM_NAMES = (
     "fight_read",
     "loge_play",
     "support_price",
+    "loge_hide",
 )
 assert len(PARAM_NAMES) <= N_BPARAM
 

@@ -62,6 +62,7 @@ from .values import (
     give_value_nb,
     keep_value_nb,
     loge_hold_nb,
+    loge_seen_nb,
     out_nb,
     pick_best_nb,
     prep_nb,
@@ -161,8 +162,8 @@ def choose_accept_nb(v):
     if has_effect_nb(x, v.bags_open):  # the giver will use it on me
         if x == C_MONOCLE:
             val -= 1.0 - 2.0 * tm
-        elif x == C_PRIVILEGE:
-            val -= (1.0 - tm) * (0.5 + 2.0 * min(1.0, scr[MY_FUT]))
+        elif x == C_PRIVILEGE:  # the giver sees my items (R9): my Loge too
+            val -= (1.0 - tm) * (0.5 + 2.0 * min(1.0, scr[MY_FUT]) + loge_seen_nb(v))
         elif is_bag_nb(x):
             val -= 0.8 * (1.0 - 2.0 * tm)
     # the best card I could hand back (never the other Bag for a Bag while the deck has cards)

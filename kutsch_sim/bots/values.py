@@ -43,7 +43,7 @@ from ..cards_nb import (
 from ..enums import LOC_DECK, N_CARDS, ORDER
 from ..rng import below_nb
 from .intrinsics import ctz_nb, popcount_nb
-from .params import P_CONSOLIDATE, P_LOGE_PLAY, P_LOGE_WATCH
+from .params import P_CONSOLIDATE, P_LOGE_HIDE, P_LOGE_PLAY, P_LOGE_WATCH
 
 # scratch offsets
 TM = 0
@@ -183,7 +183,7 @@ def prep_nb(v):
         else:
             spread_t += rest * w
     spread_nb(v, spread_m, spread_t, deck_slots, total)
-    if v.par[P_LOGE_WATCH] > 0.0 or v.par[P_LOGE_PLAY] > 0.0:
+    if v.par[P_LOGE_WATCH] > 0.0 or v.par[P_LOGE_PLAY] > 0.0 or v.par[P_LOGE_HIDE] > 0.0:
         loge_prep_nb(v, deck_slots, total)
 
 
@@ -312,6 +312,17 @@ def loge_hold_nb(v, w):
         return 0.0
     k = v.scr[MY_ANY]
     return lw * V_SOLO * 0.5 * (solo_threat_nb(k + w) - solo_threat_nb(k))
+
+
+@njit(cache=True, inline="always")
+def loge_seen_nb(v):
+    """What it costs me (in points) that a seat that is likely an opponent sees my hand while I
+    hold the Loge close to a solo win: it will come for the Loge (R6.5). 0 when loge_hide is 0
+    or I do not hold it."""
+    lh = v.par[P_LOGE_HIDE]
+    if lh <= 0.0 or v.scr[LOGE + v.me] < 0.5:
+        return 0.0
+    return lh * V_SOLO * solo_threat_nb(v.scr[MY_ANY] + 1.0)
 
 
 @njit(cache=True, inline="always")

@@ -74,6 +74,7 @@ RANGES = {
     "fight_read": (0.0, 1.0),
     "loge_play": (0.0, 2.0),
     "support_price": (0.0, 3.0),
+    "loge_hide": (0.0, 3.0),
 }
 _TEAM = ("declare_threshold", "wait_value", "aggression", "support_margin", "pass_bias", "consolidate", "info_value",
          "draw_value", "occ_margin", "urgency")

@@ -45,6 +45,7 @@ RANGES = {
     "fight_read": (0.0, 1.0),
     "loge_play": (0.0, 1.0),
     "support_price": (0.0, 1.0),
+    "loge_hide": (0.0, 1.0),
 }
 
 
