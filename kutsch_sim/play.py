@@ -198,6 +198,7 @@ def copy_view_nb(d, s):
     d.deck_n = s.deck_n
     d.bags_open = s.bags_open
     d.hand_limit = s.hand_limit
+    d.loge_in = s.loge_in
     d.kind = s.kind
     d.n_opts = s.n_opts
     d.na = s.na
