@@ -14,7 +14,6 @@ finish.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
@@ -25,7 +24,7 @@ from kutsch_sim.bots.params import PARAM_NAMES
 from kutsch_sim.enums import MAX_PLAYERS, REC, WIN
 from kutsch_sim.errors import KutschError
 
-Z95 = 1.959964
+from _paired import mean_ci, write_json
 
 # (low end, high end) of each parameter's sensible range
 RANGES = {
@@ -67,10 +66,7 @@ def gain(n: int, items: str, dev: str, base: str, games: int, seed: int) -> tupl
         w = seat_wins(rec, n)
         is_dev = np.array([b == dev for b in bots])
         diffs.append(w[:, is_dev].mean(axis=1) - w[:, ~is_dev].mean(axis=1))
-    d = np.concatenate(diffs)
-    m = float(d.mean())
-    h = Z95 * float(d.std(ddof=1)) / np.sqrt(len(d))
-    return m, m - h, m + h
+    return mean_ci(np.concatenate(diffs))
 
 
 def register(base: str, name: str, value: float) -> str:
@@ -122,9 +118,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {n} | {name} | {cur:g} | {end:g} | {100 * m:+.1f} ({100 * lo:+.1f} to {100 * hi:+.1f}){flag} |",
                       flush=True)
                 res.append({"players": n, "param": name, "base": cur, "value": end, "gain": [m, lo, hi]})
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(res, f, indent=1)
+    write_json(args.json, res)
     return 0
 
 

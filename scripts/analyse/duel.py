@@ -23,7 +23,6 @@ Two tables per configuration, both from the same deals (seed, configuration, gam
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
@@ -35,8 +34,7 @@ from kutsch_sim.enums import MAX_PLAYERS, REC, WIN
 from kutsch_sim.errors import KutschError
 from kutsch_sim.play import TEAM_ROWS, play_batch
 
-Z95 = 1.959964
-
+from _paired import mean_ci, write_json
 
 def profile(spec: str) -> str:
     """Register ``name:param=value,...`` as a profile of its own and return its key."""
@@ -56,12 +54,6 @@ def profile(spec: str) -> str:
         par[PARAM_NAMES.index(key)] = float(val)
     profiles.PROFILES[spec] = prof._replace(params=tuple(par))
     return spec
-
-
-def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
-    m = float(np.mean(x))
-    h = Z95 * float(np.std(x, ddof=1)) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
-    return m, m - h, m + h
 
 
 def fmt(ci: tuple[float, float, float], scale: float = 100.0, sign: bool = False) -> str:
@@ -180,9 +172,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"| {cfg.players} | {cfg.item_set} | {k} | {fmt(v['a'], sc)} | {fmt(v['b'], sc)} | "
                       f"{fmt(v['diff'], sc, sign=True)} |", flush=True)
             res[f"{cfg.players} {cfg.item_set} all"] = r
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(res, f, indent=1)
+    write_json(args.json, res)
     return 0
 
 

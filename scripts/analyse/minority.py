@@ -12,7 +12,6 @@ paired differences. Rows print as they finish.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 import numpy as np
@@ -23,14 +22,7 @@ from kutsch_sim.bots.params import TOLD_SMALLER
 from kutsch_sim.enums import REC, WIN
 from kutsch_sim.errors import KutschError
 
-Z95 = 1.959964
-
-
-def ci(x: np.ndarray) -> tuple[float, float, float]:
-    m = float(x.mean())
-    h = Z95 * float(x.std(ddof=1)) / np.sqrt(len(x))
-    return m, m - h, m + h
-
+from _paired import mean_ci as ci, write_json
 
 def fmt(c: tuple[float, float, float], sign: bool = False) -> str:
     s = "+" if sign else ""
@@ -79,9 +71,7 @@ def main(argv: list[str] | None = None) -> int:
             res.append(row)
             print(f"| {n} | {bracket} | {fmt(row['on'])} | {fmt(row['off'])} | {fmt(row['effect'], True)} | "
                   f"{100 * row['won_with_drink']:.1f}% |", flush=True)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(res, f, indent=1)
+    write_json(args.json, res)
     return 0
 
 

@@ -26,10 +26,8 @@ from kutsch_sim.bots.params import PARAM_NAMES, ROLE_NAMES
 from kutsch_sim.errors import KutschError
 from kutsch_sim.sim.tune import ROLES, play, tune_plan
 
+from _paired import mean_ci
 from deviations import RANGES
-
-Z95 = 1.959964
-
 
 def role_row(path: Path, role: str) -> dict[str, float]:
     """The values of the role row in the profile table ``path`` (its only profile)."""
@@ -77,13 +75,11 @@ def main(argv: list[str] | None = None) -> int:
             if abs(end - base[name]) < 1e-9:
                 continue
             dev = play(plan, {**base, name: end}, args.seed, args.games)
-            d = (dev - ref)[ok & ~np.isnan(dev)]
-            m = float(d.mean())
-            h = Z95 * float(d.std(ddof=1)) / np.sqrt(len(d))
+            m, lo, hi = mean_ci((dev - ref)[ok & ~np.isnan(dev)])
             worst = max(worst, m)
             flag = " **pays**" if m > 0.01 else ""
-            print(f"| {name} | {base[name]:g} | {end:g} | {100 * m:+.1f} ({100 * (m - h):+.1f} to "
-                  f"{100 * (m + h):+.1f}){flag} |", flush=True)
+            print(f"| {name} | {base[name]:g} | {end:g} | {100 * m:+.1f} ({100 * lo:+.1f} to "
+                  f"{100 * hi:+.1f}){flag} |", flush=True)
     print(f"\nlargest gain: {100 * worst:+.1f} points")
     return 0
 
