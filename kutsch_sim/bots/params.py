@@ -54,7 +54,7 @@ PARAM_NAMES = (
     "support_price",
     "loge_hide",
 )
-assert len(PARAM_NAMES) <= N_BPARAM
+assert len(PARAM_NAMES) < N_BPARAM  # the last slot is the told bits (P_TOLD, below)
 
 # ----------------------------------------------------------- bot memory slots (bmem row, int32)
 N_BMEM = 16
