@@ -18,7 +18,7 @@ from .jit import njit, record_nb
 from .rng import mix64_nb, stream_key_nb
 
 
-TEAM_ROWS = MAX_PLAYERS + 2  # bots/bparams rows when the profiles go by team (init_game_var_nb)
+TEAM_ROWS = MAX_PLAYERS + 2  # bots/bparams rows when the profiles go by side of the table (init_game_var_nb)
 
 
 @njit(cache=True)
@@ -35,16 +35,20 @@ def init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, ga
     """Bots, their parameters and the R2 set-up of game ``game``; ``variants`` is the bit
     mask of ``enums.Variant`` (R10).
 
-    Profiles by team (pure-team games, for measuring one profile against another): when
-    ``bots`` has TEAM_ROWS rows, rows MAX_PLAYERS and MAX_PLAYERS + 1 are the profiles of
-    the Order's and the Brotherhood's seats. The deal is made once to learn the teams and
-    again, identically (the same stream), once every seat has its team's profile, so the
-    bots start from their own parameters; no seat learns anything from it."""
+    Profiles by side (pure-team games, for measuring one profile against another, and the
+    role rows ``kutsch-sim tune`` plays): when ``bots`` has TEAM_ROWS rows, rows MAX_PLAYERS
+    and MAX_PLAYERS + 1 are the profiles of the two sides of the table: the Order's and the
+    Brotherhood's seats at even N, the smaller and the larger team's at odd N (R2.2). The
+    deal is made once to learn the teams and again, identically (the same stream), once every
+    seat has its side's profile, so the bots start from their own parameters; no seat learns
+    anything from it."""
     seat_bots_nb(st, n, bots, bparams)
     setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
     if bots.shape[0] == TEAM_ROWS:
+        small = st.sc[SC.MINORITY]  # -1 at even N
         for p in range(n):
-            seat_one_nb(st, p, bots, bparams, MAX_PLAYERS + st.assoc[p])
+            side = st.assoc[p] if small < 0 else (0 if st.assoc[p] == small else 1)
+            seat_one_nb(st, p, bots, bparams, MAX_PLAYERS + side)
         setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
 
 

@@ -33,6 +33,7 @@ from kutsch_sim.errors import KutschError
 from kutsch_sim.play import play_batch, play_one_nb
 
 from _helpers_bots_view import position
+from _helpers_profiles import use_profile_tables
 
 
 @njit(cache=True)
@@ -177,9 +178,7 @@ def test_bad_header_names_the_columns(tmp_path):
 def test_bot_arrays_hold_the_role_rows(tmp_path, monkeypatch):
     f = tmp_path / "mine.csv"
     f.write_text(f"{HEAD}\nbold,smart,any,1,{ONES}\nbold,smart,majority,,{_cells(noise=0)}\n")
-    monkeypatch.setattr(profiles, "PROFILES", dict(profiles.PROFILES))
-    monkeypatch.setattr(profiles, "_user_read", False)
-    monkeypatch.setenv(profiles.ENV_FILES, str(f))
+    use_profile_tables(monkeypatch, f)
     assert profiles.check_bots(("Bold", "smart")) == ("bold", "smart")
     bots, par = profiles.bot_arrays(("bold", "smart"))
     assert par.shape == (10, N_ROLES * N_BPARAM)
@@ -192,8 +191,6 @@ def test_bot_arrays_hold_the_role_rows(tmp_path, monkeypatch):
 def test_a_bad_user_table_is_one_error_at_the_first_lookup(tmp_path, monkeypatch):
     f = tmp_path / "mine.csv"
     f.write_text(f"{HEAD}\nbold,smart,any,0,{ONES}\nbold,smart,any,0,{ONES}\n")
-    monkeypatch.setattr(profiles, "PROFILES", dict(profiles.PROFILES))
-    monkeypatch.setattr(profiles, "_user_read", False)
-    monkeypatch.setenv(profiles.ENV_FILES, str(f))
+    use_profile_tables(monkeypatch, f)
     with pytest.raises(KutschError, match=r"mine.csv: line 3: profile name 'bold'"):
         profiles.check_bots(("smart",))

@@ -11,10 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from kutsch_sim.bots import profiles
-from kutsch_sim.bots.params import N_BPARAM, P_TOLD, PARAM_NAMES, ROLE_MINORITY, TOLD_SMALLER
+from kutsch_sim.bots.params import N_BPARAM, P_TOLD, PARAM_NAMES, ROLE_MAJORITY, ROLE_MINORITY, TOLD_SMALLER
 from kutsch_sim.cli.app import app
 from kutsch_sim.enums import REC, WIN
 from kutsch_sim.sim.tune import role_wins
+from _helpers_profiles import use_profile_tables
 
 
 @pytest.mark.parametrize("args, says", [
@@ -90,9 +91,7 @@ def test_a_small_tuning_writes_a_profile_and_resumes_without_replaying(tmp_path,
     assert role == ROLE_MINORITY
     best = study.best_params
     assert row[PARAM_NAMES.index("aggression")] == pytest.approx(best["aggression"], abs=1e-4)
-    monkeypatch.setattr(profiles, "PROFILES", dict(profiles.PROFILES))
-    monkeypatch.setattr(profiles, "_user_read", False)
-    monkeypatch.setenv(profiles.ENV_FILES, str(out))
+    use_profile_tables(monkeypatch, out)
     _, par = profiles.bot_arrays(profiles.check_bots(("smart-minority-told-5p",) * 5))
     assert par[0, P_TOLD] == TOLD_SMALLER
     assert par[0, ROLE_MINORITY * N_BPARAM + PARAM_NAMES.index("aggression")] == row[PARAM_NAMES.index("aggression")]
@@ -100,14 +99,22 @@ def test_a_small_tuning_writes_a_profile_and_resumes_without_replaying(tmp_path,
 
 def test_the_baseline_is_the_plain_games_and_the_row_goes_to_the_roles_team_only(tmp_path):
     from kutsch_sim.api import GameConfig, run_batch
-    from kutsch_sim.sim.tune import play, role_seats, tune_plan
+    from kutsch_sim.engine.state import new_state
+    from kutsch_sim.play import init_game_nb
+    from kutsch_sim.sim.tune import play, side_arrays, tune_plan
 
     plan = tune_plan(players=5, items="basic", role="majority", bracket="honest", against="smart", params=None,
                      games=100, trials=1, seed=9, threads=2, out=tmp_path / "m.csv")
     rec = run_batch(GameConfig(5, "basic", ("smart",) * 5), 9, 0, 300)
     assert np.array_equal(play(plan, None, 9, 300), role_wins(rec, 5, "majority"))
     larger = rec[:, REC.TEAM0:REC.TEAM0 + 5] != rec[:, REC.MINORITY][:, None]
-    assert np.array_equal(role_seats(plan, 9, 300), (larger << np.arange(5)).sum(axis=1))
+    # the row goes to the larger team's seats, game by game: the seats that read it are those
+    cfg, arrays = side_arrays(plan, {"aggression": 2.75})
+    st = new_state(0)
+    for g in range(40):
+        init_game_nb(st, *arrays, np.uint64(9), cfg.config_id, g, cfg.turn_cap, True, 0)
+        got = st.mem.brow[:5, ROLE_MAJORITY - 1, PARAM_NAMES.index("aggression")] == 2.75
+        assert np.array_equal(got, larger[g]), g
     # a reckless larger team (declaring at lower confidence, attacking more) plays other games
     reckless = play(plan, {"declare_threshold": 0.5, "aggression": 3.0}, 9, 300)
     assert not np.array_equal(reckless, role_wins(rec, 5, "majority"))

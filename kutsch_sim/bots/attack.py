@@ -14,7 +14,7 @@ from ..jit import njit
 from ..cards_nb import C_DAGGER, C_GLOVES, C_KNIVES, C_WHIP, future_team_nb
 from ..enums import OC
 from .intrinsics import ctz_nb
-from .params import P_AGGRESSION, P_DRAW_VALUE, P_FIGHT_READ, P_INFO_VALUE, P_LOGE_WATCH
+from .params import P_AGGRESSION, P_DRAW_VALUE, P_FIGHT_READ, P_INFO_VALUE
 from .reasons import (
     R_ATTACK_ALLY,
     R_ATTACK_DRAW,
@@ -26,17 +26,15 @@ from .reasons import (
 from .values import (
     EVM,
     EVT,
-    LOGE,
     MY_FUT,
     MY_NOW,
     MY_THEIRS,
     TM,
-    V_SOLO,
     draw_value_nb,
     give_value_nb,
     keep_value_nb,
     loge_seen_nb,
-    solo_threat_nb,
+    loge_threat_nb,
 )
 
 
@@ -125,10 +123,8 @@ def attack_score_nb(v, t, giveback, lean, sa, tie, loss):
         items += giveback
     # a likely Loge holder close to a solo win (R6.5): a won fight shows its items and takes
     # the Loge or a victory item from it; a threat to me whatever its team, less from a teammate
-    lr = 0.0
-    if par[P_LOGE_WATCH] > 0.0 and scr[LOGE + v.me] < 0.5:
-        lr = par[P_LOGE_WATCH] * V_SOLO * scr[LOGE + t] * solo_threat_nb(scr[EVM + t] + scr[EVT + t])
-        items += lr * (1.0 - 0.5 * tm)
+    lr = loge_threat_nb(v, t)
+    items += lr * (1.0 - 0.5 * tm)
     gain = max(look, items)
     cost = opp * loss  # losing to an opponent
     s = par[P_AGGRESSION] * (pw * gain + pt * tie - pl * cost) - 0.3

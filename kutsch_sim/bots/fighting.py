@@ -72,6 +72,7 @@ from .values import (
     V_SOLO,
     keep_value_nb,
     loge_hold_nb,
+    loge_threat_nb,
     out_nb,
     pick_best_nb,
     prep_nb,
@@ -274,9 +275,7 @@ def choose_win_nb(v):
     em = min(1.0, scr[EVM + lo])
     et = min(1.0, scr[EVT + lo])
     items = (1.0 - tm) * (6.0 * em + 3.0 * et) + tm * 0.5 * em + 0.3
-    lw = v.par[P_LOGE_WATCH]
-    if lw > 0.0 and scr[LOGE + v.me] < 0.5:  # the loser may hold the Loge close to a solo win (R6.5)
-        items += lw * V_SOLO * scr[LOGE + lo] * solo_threat_nb(scr[EVM + lo] + scr[EVT + lo]) * (1.0 - 0.5 * tm)
+    items += loge_threat_nb(v, lo) * (1.0 - 0.5 * tm)  # the loser may hold the Loge near a solo win (R6.5)
     if look > items:
         out_nb(v, R_LOOK if v.k_assoc[lo] < 0 else R_LOOK_OCC, lo, -1)
         return 0

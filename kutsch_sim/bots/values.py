@@ -224,6 +224,17 @@ def solo_threat_nb(k):
 
 
 @njit(cache=True, inline="always")
+def loge_threat_nb(v, t):
+    """The solo-win threat (in points) of seat t's likely Loge as it stands (R6.5): what a fight
+    won against t may take away; 0 when I hold the Loge or loge_watch is 0."""
+    lw = v.par[P_LOGE_WATCH]
+    scr = v.scr
+    if lw <= 0.0 or scr[LOGE + v.me] > 0.5:
+        return 0.0
+    return lw * V_SOLO * scr[LOGE + t] * solo_threat_nb(scr[EVM + t] + scr[EVT + t])
+
+
+@njit(cache=True, inline="always")
 def loge_risk_nb(v, t, w):
     """The solo-win threat (in points) that seat t's Loge gains when ``w`` more victory items
     reach t (R6.5); 0 when I hold the Loge or loge_watch is 0."""

@@ -136,7 +136,7 @@ def role_nb(st, seat):
     on = st.mem.brole[seat]
     if on == 0:
         return ROLE_BASE
-    if (on >> ROLE_LOGE) & 1 and st.k_card[seat, N_CARDS - 1] == seat:  # the Loge: the last card
+    if (on >> ROLE_LOGE) & 1 and st.k_card[seat, C_LOGE] == seat:
         return ROLE_LOGE
     if st.sc[SC.N] % 2 == 1:
         r = ROLE_MINORITY if st.mem.bel_minor[seat] >= 0.5 else ROLE_MAJORITY

@@ -27,11 +27,9 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numba
 import numpy as np
 
 from ..api import GameConfig, check_seed
@@ -51,7 +49,7 @@ from ..bots.params import (
 from ..bots.profiles import PROFILES, Profile, check_bots, profile_table, with_roles
 from ..cards import cards_in_game, parse_item_set
 from ..cards_nb import C_LOGE
-from ..enums import N_REC, REC, WIN
+from ..enums import MAX_PLAYERS, REC, WIN
 from ..errors import KutschError
 from .options import parse_count, parse_threads
 
@@ -217,72 +215,46 @@ def arrays(plan: TunePlan, values: dict[str, float] | None, told: int | None = N
     return cfg, (n, in_game, stamped, bots, wide)
 
 
-def role_seats(plan: TunePlan, seed: int, n_games: int) -> np.ndarray:
-    """int64[n_games]: bit mask of the seats of the role's team in each game (team roles). The
-    teams are dealt at set-up from the game's stream alone, so a game of one turn shows them."""
-    from ..play import play_batch
+def side_arrays(plan: TunePlan, values: dict[str, float] | None, told: int | None = None) -> tuple:
+    """:func:`arrays` for a team role, with the row (and the told bits) on the role's side of the
+    table only (``play.TEAM_ROWS``: at odd N the play layer seats the smaller and the larger
+    team's profiles after the deal); the other side plays the opponents' profile as it is."""
+    from ..play import TEAM_ROWS
 
-    cfg, (n, in_game, stamped, bots, wide) = arrays(plan, None, 0)
-    rec = play_batch(n, in_game, stamped, bots, wide, np.uint64(seed), cfg.config_id, 0, n_games, 1, cfg.drink, 0,
-                     cfg.variant_bits, threads=plan.threads)
-    team = rec[:, REC.TEAM0:REC.TEAM0 + n]
-    mine = team == rec[:, REC.MINORITY][:, None]
-    if plan.role == "majority":
-        mine = ~mine
-    return (mine.astype(np.int64) << np.arange(n)).sum(axis=1)
+    cfg, (n, in_game, stamped, bots, wide) = arrays(plan, values, told)
+    _, (_, _, _, _, plain) = arrays(plan, None, 0)
+    side_bots = np.full(TEAM_ROWS, bots[0], np.int8)
+    side_bots[:MAX_PLAYERS] = bots
+    table = np.zeros((TEAM_ROWS, wide.shape[1]), np.float64)
+    table[:MAX_PLAYERS] = plain
+    mine = MAX_PLAYERS + (0 if plan.role == "minority" else 1)
+    table[MAX_PLAYERS:] = plain[0]
+    table[mine] = wide[0]
+    return cfg, (n, in_game, stamped, side_bots, table)
 
 
 def play(plan: TunePlan, values: dict[str, float] | None, seed: int, n_games: int,
          advance: Callable[[int], None] | None = None, told: int | None = None) -> np.ndarray:
     """The role's wins (:func:`role_wins`) in games 0 .. n_games-1 of ``seed``, ``values`` in the
     role's row. Team roles: only the seats of the role's team get the row (and the told bits),
-    the others play the opponents' profile as it is. Else a seat of the other team that
-    believed itself in the role would play the row too, and the tuning would learn from its
-    mistakes (a Drink of Power declared in the wrong team loses the game, R7), not from the
-    role's play. Seating a profile by the deal tells a seat nothing: it still decides from its
-    view. The Loge role: every seat gets the row, and a seat reads it exactly while it holds
-    the Loge."""
-    from ..play import play_batch, play_games_nb
+    the others play the opponents' profile as it is (:func:`side_arrays`). Else a seat of the
+    other team that believed itself in the role would play the row too, and the tuning would
+    learn from its mistakes (a Drink of Power declared in the wrong team loses the game, R7),
+    not from the role's play. Seating a profile by the deal tells a seat nothing: it still
+    decides from its view. The Loge role: every seat gets the row, and a seat reads it exactly
+    while it holds the Loge."""
+    from ..play import play_batch
 
-    cfg, (n, in_game, stamped, bots, wide) = arrays(plan, values, told)
-    common = (np.uint64(seed), cfg.config_id)
-    rest = (cfg.turn_cap, cfg.drink, 0, cfg.variant_bits)
-    if plan.role == "loge":
-        out = []
-        for g0 in range(0, n_games, CHUNK):
-            k = min(CHUNK, n_games - g0)
-            rec = play_batch(n, in_game, stamped, bots, wide, *common, g0, k, *rest, threads=plan.threads)
-            out.append(role_wins(rec, n, plan.role))
-            if advance is not None:
-                advance(k)
-        return np.concatenate(out)
-    _, (_, _, _, _, plain) = arrays(plan, None, 0)
-    seats = role_seats(plan, seed, n_games)
-    tables = {}
-    for m in np.unique(seats):
-        t = plain.copy()
-        on = [p for p in range(n) if (m >> p) & 1]
-        t[on] = wide[on]
-        tables[int(m)] = t
-    rec = np.zeros((n_games, N_REC), np.int32)
-
-    def part(lo: int, hi: int) -> None:
-        for g in range(lo, hi):  # one game a call: its seats' profiles depend on its deal
-            play_games_nb(n, in_game, stamped, bots, tables[int(seats[g])], *common, g, *rest, rec[g:g + 1])
-
-    threads = max(1, min(plan.threads or numba.get_num_threads(), n_games))
+    cfg, kernel_arrays = (arrays if plan.role == "loge" else side_arrays)(plan, values, told)
+    out = []
     for g0 in range(0, n_games, CHUNK):
-        g1 = min(g0 + CHUNK, n_games)
-        cuts = [g0 + (g1 - g0) * k // threads for k in range(threads + 1)]
-        if threads == 1:
-            part(g0, g1)
-        else:
-            with ThreadPoolExecutor(max_workers=threads) as ex:
-                for j in [ex.submit(part, a, b) for a, b in zip(cuts[:-1], cuts[1:], strict=True)]:
-                    j.result()
+        k = min(CHUNK, n_games - g0)
+        rec = play_batch(*kernel_arrays, np.uint64(seed), cfg.config_id, g0, k, cfg.turn_cap, cfg.drink, 0,
+                         cfg.variant_bits, threads=plan.threads)
+        out.append(role_wins(rec, plan.players, plan.role))
         if advance is not None:
-            advance(g1 - g0)
-    return role_wins(rec, n, plan.role)
+            advance(k)
+    return np.concatenate(out)
 
 
 def rate_ci(x: np.ndarray) -> tuple[float, float, float]:

@@ -9,8 +9,9 @@ A profile is a name from ``data/bots.csv``, optionally with parameters changed a
 Two tables per configuration, both from the same deals (seed, configuration, game index):
 
 * **Pure-team games**: every seat of one team plays A and every seat of the other plays B
-  (the play layer seats the profiles by team after the deal, ``play.TEAM_ROWS``), and each
-  deal is played twice, A as the Order and A as the Brotherhood. A's win rate is the mean
+  (the play layer seats the profiles by side after the deal, ``play.TEAM_ROWS``), and each
+  deal is played twice, A on either side: the Order and the Brotherhood at even N, the
+  smaller and the larger team at odd N. A's win rate is the mean
   over games of the share of A's seats that win (all of them for their team's win, one for
   a solo win, which its teammates lose, R6.5), with a 95% interval over deals (the two games
   of a deal are one paired sample); A's share is that against B's.
@@ -62,48 +63,53 @@ def fmt(ci: tuple[float, float, float], scale: float = 100.0, sign: bool = False
     return f"{m:{s}.1f} ({lo:{s}.1f} to {hi:{s}.1f})"
 
 
-def by_team(cfg: GameConfig, order: str, brotherhood: str, seed: int, games: int) -> np.ndarray:
-    """Records of ``games`` deals with the Order's seats playing ``order`` and the
-    Brotherhood's ``brotherhood``."""
+def by_side(cfg: GameConfig, first: str, second: str, seed: int, games: int) -> np.ndarray:
+    """Records of ``games`` deals with the seats of one side of the table playing ``first`` and
+    the other's ``second`` (``play.TEAM_ROWS``: the Order and the Brotherhood at even N, the
+    smaller and the larger team at odd N)."""
     n, in_game, stamped, bots, params = cfg.arrays()
     bots12 = np.zeros(TEAM_ROWS, np.int8)
     par12 = np.zeros((TEAM_ROWS, params.shape[1]), np.float64)
     bots12[:MAX_PLAYERS], par12[:MAX_PLAYERS] = bots, params
-    for row, name in ((MAX_PLAYERS, order), (MAX_PLAYERS + 1, brotherhood)):
+    for row, name in ((MAX_PLAYERS, first), (MAX_PLAYERS + 1, second)):
         b, p = profiles.bot_arrays((name,))
         bots12[row], par12[row] = b[0], p[0]
     return play_batch(n, in_game, stamped, bots12, par12, np.uint64(seed), cfg.config_id, 0, games, cfg.turn_cap,
                       cfg.drink, 0, cfg.variant_bits)
 
 
-def side_won(rec: np.ndarray, team: int) -> np.ndarray:
-    """Per game, the share of the seats of ``team`` (0 Order, 1 Brotherhood) that won: all of
-    them when their team's declaration won, one of them for a solo win by one of its seats
-    (R6.5: the others lose with everybody else)."""
+def side_team(rec: np.ndarray, side: int) -> np.ndarray:
+    """Per game, the team (0 Order, 1 Brotherhood) of side ``side`` of :func:`by_side`."""
+    small = rec[:, REC.MINORITY]
+    return np.where(small < 0, side, small if side == 0 else 1 - small)
+
+
+def side_won(rec: np.ndarray, team: np.ndarray) -> np.ndarray:
+    """Per game, the share of the seats of ``team`` (per game: 0 Order, 1 Brotherhood) that won:
+    all of them when their team's declaration won, one of them for a solo win by one of its
+    seats (R6.5: the others lose with everybody else)."""
     win = rec[:, REC.WINNER]
     solo = rec[:, REC.SOLO_SEAT]
     teams = rec[:, REC.TEAM0:REC.TEAM0 + MAX_PLAYERS]
-    size = (teams == team).sum(axis=1)
-    own = (win == (WIN.ORDER if team == 0 else WIN.BROTHERHOOD)).astype(float)
+    size = (teams == team[:, None]).sum(axis=1)
+    own = (win == np.where(team == 0, WIN.ORDER, WIN.BROTHERHOOD)).astype(float)
     seat_team = np.take_along_axis(teams, np.maximum(solo, 0)[:, None], 1)[:, 0]
     own += ((win == WIN.SOLO) & (seat_team == team)) / np.maximum(size, 1)
     return own
 
 
 def pure_team(cfg: GameConfig, a: str, b: str, seed: int, games: int) -> dict:
-    r1 = by_team(cfg, a, b, seed, games)  # A is the Order
-    r2 = by_team(cfg, b, a, seed, games)  # A is the Brotherhood, the same deals
-    wa = 0.5 * (side_won(r1, 0) + side_won(r2, 1))
-    wb = 0.5 * (side_won(r1, 1) + side_won(r2, 0))
+    r1 = by_side(cfg, a, b, seed, games)  # A on the first side (the Order, or the smaller team)
+    r2 = by_side(cfg, b, a, seed, games)  # A on the second, the same deals
+    a1, b1 = side_won(r1, side_team(r1, 0)), side_won(r1, side_team(r1, 1))
+    b2, a2 = side_won(r2, side_team(r2, 0)), side_won(r2, side_team(r2, 1))
+    wa, wb = 0.5 * (a1 + a2), 0.5 * (b1 + b2)
     share = wa / np.maximum(wa + wb, 1e-9)
     decided = (wa + wb) > 0
     out = {"deals": games, "a_wins": mean_ci(wa), "b_wins": mean_ci(wb), "a_share": mean_ci(share[decided])}
-    if cfg.players % 2:  # A as the smaller team: the Order is the minority when REC.MINORITY says so
-        mino = r1[:, REC.MINORITY]
-        a_small = np.concatenate([side_won(r1, 0)[mino == 0], side_won(r2, 1)[r2[:, REC.MINORITY] == 1]])
-        b_small = np.concatenate([side_won(r1, 1)[mino == 1], side_won(r2, 0)[r2[:, REC.MINORITY] == 0]])
-        out["a_small"] = mean_ci(a_small)
-        out["b_small"] = mean_ci(b_small)
+    if cfg.players % 2:  # at odd N the first side is the smaller team
+        out["a_small"] = mean_ci(a1)
+        out["b_small"] = mean_ci(b2)
     return out
 
 
