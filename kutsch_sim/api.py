@@ -149,11 +149,14 @@ class GameResult:
 def play_game(cfg: GameConfig, seed: int, game: int = 0, *, debug: bool = False,
               log_cap: int = 50_000) -> GameResult:
     """Play one game with its event log (for traces and tests)."""
-    from .play import play_one_nb
+    from .play import play_one_nb, searching
 
     seed = check_seed(seed)
     n, in_game, stamped, bots, params = cfg.arrays()
-    rec, log, sc, bel, minor = play_one_nb(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id,
+    kernel = play_one_nb
+    if searching(bots):
+        from .search.games import play_search_one_nb as kernel
+    rec, log, sc, bel, minor = kernel(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id,
                                            game, cfg.turn_cap, cfg.drink, 1 if debug else 0, log_cap,
                                            cfg.variant_bits)
     return GameResult(cfg, seed, game, rec, log, sc, bel, minor)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .bots.dispatch import final_beliefs_nb, seat_bots_nb, seat_one_nb
+from .bots.params import BOT_SEARCH
 from .engine.game import play_turns_nb
 from .engine.state import new_state_nb, setup_nb
 from .enums import MAX_PLAYERS, N_REC, SC
@@ -92,6 +93,11 @@ def play_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, tu
     keep_alive_nb(buf)
 
 
+def searching(bots) -> bool:
+    """Does any seat of ``bots`` (bot ids) play the search bot?"""
+    return bool(np.any(np.asarray(bots) == BOT_SEARCH))
+
+
 def play_batch(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug,
                variants, threads=None):
     """Play games game0 .. game0+n_games-1 of one configuration on ``threads`` threads (default:
@@ -100,22 +106,26 @@ def play_batch(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_gam
     Threads, not a ``prange`` loop: numba compiles a parallel loop's body into three more
     libraries, each holding the whole engine and the bots again, which made a third of the cold
     compile. Each thread plays whole slices of games with :func:`play_games_nb`, which releases
-    the GIL; a game's record depends only on its own stream, so not on the slicing."""
+    the GIL; a game's record depends only on its own stream, so not on the slicing. With a
+    ``search`` seat the games are ``kutsch_sim.search``'s, compiled only then."""
     import numba
 
+    kernel = play_games_nb
+    if searching(bots):
+        from .search.games import play_search_games_nb as kernel
     out = np.zeros((n_games, N_REC), np.int32)
     threads = max(1, min(numba.get_num_threads() if threads is None else int(threads), n_games))
     args = (n, in_game, stamped, bots, bparams, seed, config_id)
     rest = (turn_cap, drink_on, debug, variants)
     if threads == 1:
-        play_games_nb(*args, game0, *rest, out)
+        kernel(*args, game0, *rest, out)
         return out
     from concurrent.futures import ThreadPoolExecutor
 
     n_slices = min(n_games, 8 * threads)  # a few slices a thread even out their lengths
     bounds = [k * n_games // n_slices for k in range(n_slices + 1)]
     with ThreadPoolExecutor(max_workers=threads) as ex:
-        jobs = [ex.submit(play_games_nb, *args, game0 + lo, *rest, out[lo:hi])
+        jobs = [ex.submit(kernel, *args, game0 + lo, *rest, out[lo:hi])
                 for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
         for j in jobs:
             j.result()

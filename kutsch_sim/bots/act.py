@@ -38,6 +38,8 @@ from .params import (
     M_DECL_NAMED,
     M_LAST_CARD,
     M_LAST_TARGET,
+    M_PRESET,
+    M_PRESET_ODDS,
     M_REJECTED,
     P_DECLARE_THRESHOLD,
     P_DRAW_VALUE,
@@ -63,6 +65,7 @@ from .reasons import (
     R_NAME_DONE,
     R_NAME_FORTUNE,
     R_PASS,
+    R_SEARCH_PICK,
     R_TRADE_ALLY,
     R_TRADE_BAG,
     R_TRADE_DENY,
@@ -359,6 +362,17 @@ def choose_action_nb(v):
         # the team's, so that teammates may gather our items with a Loge holder
         score[i_loge] = -1e9
     i = pick_best_nb(v, v.n_opts)
+    pre = mem[M_PRESET] - 1  # the search bot's action chosen by look-ahead (kutsch_sim.search), once
+    if pre >= 0:
+        mem[M_PRESET] = 0
+        found = -1
+        for j in range(v.n_opts):
+            if v.opts[j] == pre:
+                found = j
+        if found >= 0:
+            i = found
+        else:
+            pre = -1  # not legal now (a Diplomat's exchange before the action, R8): my own choice
     o = v.opts[i]
     act = o // ACT_MUL
     r = int(score[REASON_AT + i])
@@ -392,6 +406,9 @@ def choose_action_nb(v):
                 # made on purpose and said in the trace
                 v.out[0] = R_DECLARE_LOGE_ALONE
                 v.out[2] = int(100 * p_team)
+    if pre >= 0:  # the plans above are those of the action taken; the trace says why it was taken
+        v.out[0] = R_SEARCH_PICK
+        v.out[2] = mem[M_PRESET_ODDS]
     return i
 
 

@@ -14,7 +14,7 @@ from ..jit import njit
 from ..enums import DCTX_A, DCTX_B, DEC, EV, MAX_PLAYERS, SC, VAR
 from ..rng import below_nb
 from .beliefs import hard_beliefs_nb, pair_beliefs_nb, refresh_cards_nb, reset_beliefs_nb, trust_slots_nb
-from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SMART, N_BPARAM, N_ROLES
+from .params import BOT_FIRST, BOT_GREEDY, BOT_RANDOM, BOT_SEARCH, BOT_SMART, N_BPARAM, N_ROLES
 from .policy import choose_nb
 from .view import fill_light_nb, fill_view_nb, is_light_nb, reads_beliefs_nb, start_view_nb, take_back_nb
 
@@ -117,6 +117,10 @@ def bot_choose_nb(st, seat, kind, n):
         return 0
     if b == BOT_RANDOM:
         return below_nb(st.rs, n)
+    if b == BOT_SEARCH:
+        # smart, whose turn action the play layer may have chosen by look-ahead before the
+        # turn (kutsch_sim.search; the policy takes it, params.M_PRESET)
+        b = BOT_SMART
     light = is_light_nb(kind)  # a fight's supports and bonuses: a smaller View, nothing taken back
     if b == BOT_SMART:
         # beliefs are a pure function of the evidence, so putting a refresh off until a
@@ -190,7 +194,7 @@ def wants_beliefs_nb(bots, n):
     """Do any of these seats' bots read what the event observer keeps (beliefs, and the
     seat memory both heuristic bots use: who rejected them, the Clairvoyant's top card)?"""
     for p in range(n):  # noqa: SIM110 (numba compiles no generator expressions)
-        if bots[p] == BOT_SMART or bots[p] == BOT_GREEDY:
+        if bots[p] == BOT_SMART or bots[p] == BOT_GREEDY or bots[p] == BOT_SEARCH:
             return True
     return False
 

@@ -7,14 +7,15 @@ table can tune a profile without touching code.
 
 from __future__ import annotations
 
-N_BPARAM = 20
+N_BPARAM = 24
 
 # bot ids (STYLE 7: the policy is chosen by an integer, never a function object)
 BOT_RANDOM = 0  # uniform over the legal options
 BOT_FIRST = 1  # always the first option: "no", pass, reject, neutral ... (tests, scripts)
 BOT_GREEDY = 2  # heuristic play from hard knowledge only (no soft evidence, no minority reasoning)
 BOT_SMART = 3  # heuristic play from full beliefs (bots.beliefs)
-BOT_NAMES = ("random", "first", "greedy", "smart")
+BOT_SEARCH = 4  # smart, with the turn's action chosen by look-ahead (kutsch_sim.search)
+BOT_NAMES = ("random", "first", "greedy", "smart", "search")
 
 # ----------------------------------------------------------- parameter slots (bparam row)
 P_DECLARE_THRESHOLD = 0  # declare when P(success) >= this (1.0 = only when certain)
@@ -34,6 +35,9 @@ P_FIGHT_READ = 13  # 1 = a fight estimate counts the supporters' known bonuses (
 P_LOGE_PLAY = 14  # while holding the Loge: weight of any victory item as a step to a solo win (R6.5)
 P_SUPPORT_PRICE = 15  # a support shows my team (R5.3): back a side only when what my +1 is worth passes this
 P_LOGE_HIDE = 16  # while holding the Loge near a solo win: weight of keeping my hand from being seen (R6.5)
+P_SEARCH_WIDTH = 17  # search: how many of smart's best-scored actions the look-ahead compares
+P_SEARCH_SAMPLES = 18  # search: sampled worlds (one rollout each) per compared action
+P_SEARCH_MARGIN = 19  # search: standard errors by which another action must beat smart's own choice
 
 PARAM_NAMES = (
     "declare_threshold",
@@ -53,7 +57,11 @@ PARAM_NAMES = (
     "loge_play",
     "support_price",
     "loge_hide",
+    "search_width",
+    "search_samples",
+    "search_margin",
 )
+SEARCH_NAMES = PARAM_NAMES[P_SEARCH_WIDTH:]  # the search budget: optional columns of a profile table (0 if absent)
 assert len(PARAM_NAMES) < N_BPARAM  # the last slot is the told bits (P_TOLD, below)
 
 # ----------------------------------------------------------- bot memory slots (bmem row, int32)
@@ -70,6 +78,8 @@ M_LAST_CARD = 8  # last card offered
 M_CLAIR_2ND = 9  # the card the seat put second from the top with the Clairvoyant (-1)
 M_SAW_DECK = 10  # 1 once the seat has looked through the item deck (the Clairvoyant): cards seen there
 M_PASSED = 11  # the card the seat passed on in the Sextant round under way (-1)
+M_PRESET = 12  # the search bot: its next turn's action chosen by look-ahead, + 1 (0 = none; dispatch)
+M_PRESET_ODDS = 13  # the search bot: the share of that action's sampled worlds won, in percent (its trace)
 
 # ----------------------------------------------------------- the told bracket and role rows
 # P_TOLD: a bit mask, read from the seat's base row only (0 for every profile in data/bots.csv).

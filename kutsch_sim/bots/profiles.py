@@ -37,11 +37,12 @@ from .params import (
     P_TOLD,
     PARAM_NAMES,
     ROLE_NAMES,
+    SEARCH_NAMES,
     TOLD_NAME,
 )
 
 ENV_FILES = "KUTSCH_SIM_PROFILES"
-HEURISTIC_BOTS = ("greedy", "smart")
+HEURISTIC_BOTS = ("greedy", "smart", "search")
 COLUMNS = ("profile", "bot", *PARAM_NAMES)  # the plain form; ``when`` and ``told`` may follow ``bot``
 
 
@@ -68,9 +69,10 @@ def _header(path: Path) -> tuple[str, ...]:
         cols = tuple(f.strip().lower() for f in line.split(","))
         opt = tuple(c for c in ("when", TOLD_NAME) if c in cols[2:4])  # in this order
         want = ("profile", "bot", *opt, *PARAM_NAMES)
-        if cols != want:
+        if cols != want and cols != want[: len(want) - len(SEARCH_NAMES)]:
             raise KutschError(f"{path}: line {lineno}: columns must be profile,bot[,when][,{TOLD_NAME}],"
-                              f"{','.join(PARAM_NAMES)}, got {line.strip()}")
+                              f"{','.join(PARAM_NAMES[: -len(SEARCH_NAMES)])}[,{','.join(SEARCH_NAMES)}], "
+                              f"got {line.strip()}")
         return cols
     raise KutschError(f"{path}: no header line")
 
@@ -83,6 +85,18 @@ def _number(path: Path, lineno: int, col: str, text: str) -> float:
     if not np.isfinite(x) or x < 0:
         raise KutschError(f"{path}: line {lineno}: {col} must be a finite number >= 0, got {text!r}")
     return x
+
+
+def _check_search(path: Path, lineno: int, bot: str, values: list[float]) -> None:
+    """A search profile's width and samples are whole numbers from 1; other bots have no budget."""
+    budget = values[-len(SEARCH_NAMES):]
+    if bot == "search":
+        if any(x < 1 or x != int(x) or x > 4096 for x in budget[:2]):
+            raise KutschError(f"{path}: line {lineno}: {' and '.join(SEARCH_NAMES[:2])} must be whole numbers "
+                              f"from 1 to 4096 for a search profile")
+    elif any(budget):
+        raise KutschError(f"{path}: line {lineno}: {', '.join(SEARCH_NAMES)} are for bot search only; "
+                          f"leave them 0 or empty")
 
 
 def load_profiles(path: Path | str | None = None, known: dict[str, Profile] | None = None) -> dict[str, Profile]:
@@ -114,7 +128,8 @@ def load_profiles(path: Path | str | None = None, known: dict[str, Profile] | No
                 raise KutschError(f"{path}: line {lineno}: profile name {row['profile']!r} is empty or repeated")
             if told_text not in ("", "0", "1", "2", "3"):
                 raise KutschError(f"{path}: line {lineno}: {TOLD_NAME} must be 0, 1, 2 or 3, got {told_text!r}")
-            values = [_number(path, lineno, c, row[c]) for c in PARAM_NAMES]
+            values = [_number(path, lineno, c, row.get(c, "0")) for c in PARAM_NAMES]
+            _check_search(path, lineno, bot, values)
             taken.add(name)
             base[name] = (BOT_NAMES.index(bot), values, int(told_text or 0))
             roles[name] = {}
@@ -128,7 +143,10 @@ def load_profiles(path: Path | str | None = None, known: dict[str, Profile] | No
             raise KutschError(f"{path}: line {lineno}: profile {name!r} has its '{when}' row already, or another bot")
         if told_text not in ("", str(told)):
             raise KutschError(f"{path}: line {lineno}: {TOLD_NAME} is the base row's; leave it empty")
-        rvals = [values[j] if row[c] == "" else _number(path, lineno, c, row[c]) for j, c in enumerate(PARAM_NAMES)]
+        rvals = [values[j] if row.get(c, "") == "" else _number(path, lineno, c, row[c])
+                 for j, c in enumerate(PARAM_NAMES)]
+        if rvals[-len(SEARCH_NAMES):] != values[-len(SEARCH_NAMES):]:
+            raise KutschError(f"{path}: line {lineno}: {', '.join(SEARCH_NAMES)} are the base row's; leave them empty")
         if rvals[P_SOFT_TRUST] != values[P_SOFT_TRUST]:
             raise KutschError(f"{path}: line {lineno}: soft_trust is the base row's (it weighs the beliefs "
                               f"that choose the row); leave it empty")

@@ -117,6 +117,8 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
     ("declare_with_team", "declares with its team, though it could win alone with the Coat of Armor of the "
      "Loge: both are certain, and the team wins with it", "none"),
     ("support_price", "stays neutral: too little at stake to show its team", "none"),
+    ("search_pick", "chooses its action by look-ahead: {value}% of the worlds sampled from its view, played "
+     "on to the end, were won", "value"),
 )
 N_REASONS = len(REASON_TABLE)
 REASON_KEYS = tuple(r[0] for r in REASON_TABLE)
@@ -207,6 +209,7 @@ R_ACCEPT_LOGE = 81
 R_TAKE_LOGE = 82
 R_DECLARE_WITH_TEAM = 83
 R_SUPPORT_PRICE = 84
+R_SEARCH_PICK = 85
 
 
 def _check_constants() -> None:

@@ -1,0 +1,66 @@
+"""Whole games and batches in which some seats search (``search.lookahead``).
+
+The same entry points as ``kutsch_sim.play``'s, with each search seat's look-ahead run at the
+start of its turns. ``play.play_batch`` and ``api`` take these only when a seat's profile is a
+search profile, so that a run without one never compiles them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..bots.dispatch import final_beliefs_nb
+from ..engine.state import new_state_nb
+from ..enums import SC
+from ..jit import njit, record_nb
+from ..play import init_game_var_nb, keep_alive_nb
+from .lookahead import MAX_WIDTH, play_searching_nb
+
+
+@njit(cache=True)
+def work_states_nb():
+    """The look-ahead's three work states, logging nothing (their buffers: keep them alive)."""
+    no_script = np.zeros((0, 3), np.int32)
+    return new_state_nb(0, no_script), new_state_nb(0, no_script), new_state_nb(0, no_script)
+
+
+@njit(cache=True, nogil=True)
+def play_search_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, turn_cap, drink_on, debug,
+                         variants, out):
+    """``play.play_games_nb`` with searching seats: games game0 .. game0+len(out)-1 into ``out``."""
+    buf = new_state_nb(0, np.zeros((0, 3), np.int32))
+    st = record_nb(buf)
+    b0, b1, b2 = work_states_nb()
+    cand = np.zeros(MAX_WIDTH, np.int64)
+    wins = np.zeros(2 * MAX_WIDTH, np.float64)
+    for i in range(out.shape[0]):
+        init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap, drink_on,
+                         debug, variants)
+        play_searching_nb(st, record_nb(b0), record_nb(b1), record_nb(b2), cand, wins)
+        out[i, :] = st.rec
+    keep_alive_nb(buf)
+    keep_alive_nb(b0)
+    keep_alive_nb(b1)
+    keep_alive_nb(b2)
+
+
+@njit(cache=True)
+def play_search_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
+                       log_cap, variants):
+    """``play.play_one_nb`` with searching seats: one game with its event log."""
+    buf = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
+    st = record_nb(buf)
+    b0, b1, b2 = work_states_nb()
+    cand = np.zeros(MAX_WIDTH, np.int64)
+    wins = np.zeros(2 * MAX_WIDTH, np.float64)
+    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
+                     variants)
+    play_searching_nb(st, record_nb(b0), record_nb(b1), record_nb(b2), cand, wins)
+    final_beliefs_nb(st)
+    m = min(st.sc[SC.N_EVENTS], st.sc[SC.LOG_CAP])
+    res = (st.rec.copy(), st.log[:m].copy(), st.sc.copy(), st.mem.bel_team.copy(), st.mem.bel_minor.copy())
+    keep_alive_nb(buf)
+    keep_alive_nb(b0)
+    keep_alive_nb(b1)
+    keep_alive_nb(b2)
+    return res

@@ -1,0 +1,146 @@
+"""The search bot's look-ahead: its turn's action chosen by playing sampled worlds forward.
+
+At the start of its turn (R3) a ``search`` seat asks the ``smart`` policy to score its legal
+actions, keeps smart's own choice, every declaration it may make (team, Drink of Power,
+Loge, fortune-telling: R6, R7, R10) and smart's best-scored others up to ``search_width``
+actions, and compares them on ``search_samples`` worlds drawn from its own view
+(``search.sample``): in each world it plays each action and then the whole game to its end
+with ``smart`` at every seat (itself included), on the same random stream for every action
+(common random numbers: the actions are compared on the same futures). It takes the action
+that won most often, if it won more often than smart's own choice by more than one standard
+error of their paired difference; smart's own choice otherwise. This is one step of policy improvement over
+``smart`` by Monte Carlo rollouts (Tesauro and Galperin 1996; with sampled hidden states, the
+determinised rollouts of Long et al. 2010 and Cowling et al. 2012, docs/search.md).
+
+Everything after the action (supports, fight choices, names, gifts) is smart's. A turn it
+need not think about is left to smart at once: a single candidate, or a declaration smart
+is sure of (the Loge's solo win, R6.5, or a team win it holds itself).
+
+Deterministic: the worlds and rollouts draw from streams derived from the game's own stream,
+which the look-ahead does not advance; so a game's record depends only on (seed,
+configuration, game), as every game's does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..bots.dispatch import bot_choose_nb, refresh_seat_nb
+from ..bots.params import BOT_SEARCH, M_PRESET, M_PRESET_ODDS, P_SEARCH_MARGIN, P_SEARCH_SAMPLES, P_SEARCH_WIDTH
+from ..engine.game import action_options_nb, play_turns_nb
+from ..enums import ACT_DECLARE, ACT_MUL, DEC, SC, VAR
+from ..jit import njit
+from ..play import copy_state_nb, fork_stream_nb
+from ..rng import mix64_nb, stream_key_nb
+from .sample import sample_world_nb
+
+SURE = 999.0  # smart scores a declaration 1000 x P(success) (bots.act); from here it is sure
+MAX_WIDTH = 64
+
+
+@njit(cache=True)
+def candidates_nb(base, me, width, cand):
+    """Write the actions to compare into ``cand``; returns their count (0: leave the turn to
+    smart). ``base`` is a copy of the position, used up: smart decides its action on it."""
+    k = action_options_nb(base, me)
+    base.dctx[0] = me
+    i0 = bot_choose_nb(base, me, DEC.ACTION, k)
+    v = base.mem.vw
+    if v.score[i0] >= SURE:
+        return 0
+    cand[0] = base.opts[i0]
+    m = 1
+    used = np.zeros(k, np.bool_)
+    used[i0] = True
+    for i in range(k):  # every declaration: what the look-ahead is most for
+        if not used[i] and base.opts[i] // ACT_MUL == ACT_DECLARE and m < MAX_WIDTH:
+            cand[m] = base.opts[i]
+            used[i] = True
+            m += 1
+    while m < max(width, 1) and m < MAX_WIDTH:  # then smart's best-scored others
+        best = -1
+        for i in range(k):
+            if not used[i] and v.score[i] > -1e8 and (best < 0 or v.score[i] > v.score[best]):
+                best = i
+        if best < 0:
+            break
+        cand[m] = base.opts[best]
+        used[best] = True
+        m += 1
+    return m if m > 1 else 0
+
+
+@njit(cache=True, inline="always")
+def won_nb(st, me):
+    """1.0 if seat ``me`` won the finished game ``st`` (its team's win, or its own solo win)."""
+    w = st.sc[SC.WINNER]
+    if w == st.assoc[me] or (w == 2 and st.sc[SC.SOLO_SEAT] == me):
+        return 1.0
+    return 0.0
+
+
+@njit(cache=True)
+def search_turn_nb(st, me, base, world, cp, cand, wins):
+    """Choose seat ``me``'s action for the turn about to start in ``st`` (a turn boundary,
+    ``me`` active) and leave it in its memory (``params.M_PRESET``) for its policy to take.
+    ``base``, ``world`` and ``cp`` are work states; ``cand`` int64[MAX_WIDTH] and ``wins``
+    float64[2 * MAX_WIDTH] scratch. Changes nothing else of ``st``."""
+    width = np.int64(st.mem.bparam[me, P_SEARCH_WIDTH])
+    samples = np.int64(st.mem.bparam[me, P_SEARCH_SAMPLES])
+    if samples < 1 or (st.sc[SC.N] == 3 and (st.sc[SC.VARIANTS] & VAR.ADV3P) != 0):
+        return
+    copy_state_nb(base, st)
+    if not base.mem.bel_fresh[me]:
+        refresh_seat_nb(base, me)
+    copy_state_nb(world, base)  # base is used up by smart's decision; world keeps the position
+    m = candidates_nb(base, me, width, cand)
+    if m == 0:
+        return
+    for j in range(m):
+        wins[j] = 0.0
+        wins[MAX_WIDTH + j] = 0.0
+    rs = np.zeros(2, np.uint64)
+    key = mix64_nb(st.rs[0] ^ (st.rs[1] * np.uint64(0x9E3779B97F4A7C15)))
+    for s in range(samples):
+        rs[0] = stream_key_nb(key, st.sc[SC.TURN], s)
+        rs[1] = np.uint64(0)
+        sample_world_nb(base, world, me, rs)
+        w0 = 0.0
+        for j in range(m):
+            copy_state_nb(cp, base)
+            fork_stream_nb(cp, s)
+            cp.mem.bmem[me, M_PRESET] = cand[j] + 1
+            play_turns_nb(cp, 1)
+            cp.mem.bmem[me, M_PRESET] = 0  # unused if a Diplomat ended the turn first (R8)
+            play_turns_nb(cp, -1)
+            x = won_nb(cp, me)
+            if j == 0:
+                w0 = x
+            wins[j] += x
+            wins[MAX_WIDTH + j] += (x - w0) * (x - w0)  # the paired difference's square
+    # another action than smart's only when it won more often by more than search_margin
+    # standard errors of the paired difference (a noisy winner of close actions plays worse)
+    z = st.mem.bparam[me, P_SEARCH_MARGIN]
+    best = 0
+    gain = 0.0
+    for j in range(1, m):
+        d = (wins[j] - wins[0]) / samples
+        var = max(wins[MAX_WIDTH + j] / samples - d * d, 0.0)
+        if d > gain and d > z * np.sqrt(var / samples):
+            best = j
+            gain = d
+    st.mem.bmem[me, M_PRESET] = cand[best] + 1
+    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(round(100.0 * wins[best] / samples))
+
+
+@njit(cache=True)
+def play_searching_nb(st, base, world, cp, cand, wins):
+    """Play ``st`` from a turn boundary to its end, each ``search`` seat choosing its turn's
+    action by :func:`search_turn_nb` first; the same game as ``engine.game.play_turns_nb``
+    when no seat searches."""
+    while st.sc[SC.OVER] == 0:
+        p = st.sc[SC.ACTIVE]
+        if st.mem.bot[p] == BOT_SEARCH and st.sc[SC.TURN] < st.sc[SC.TURN_CAP]:
+            search_turn_nb(st, p, base, world, cp, cand, wins)
+        play_turns_nb(st, 1)
+        st.mem.bmem[p, M_PRESET] = 0
