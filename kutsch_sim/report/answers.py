@@ -17,18 +17,23 @@ from .checks import TESTS, evaluate, fmt_interval, fmt_level, fmt_value
 from .findings import answer_checks, rung_estimates
 from .sections import Section
 
-RUNG = "rung"
+RUNG, RUNG_LEVEL = "rung", "rung_level"
 QUESTIONS = {"team balance": "Are the teams even?",
              "Drink of Power": "What does the Drink do for the smaller team?",
              "Loge": "What does the Loge do?"}
 
 
 def rungs(df: pd.DataFrame) -> list:
-    """The skill rungs in ``df`` (sorted, weakest first), or ``[]`` without a ``rung`` column
-    or with a single rung."""
+    """The skill rungs in ``df``, weakest first, or ``[]`` without a ``rung`` column or with a
+    single rung. Rungs are names (bot profiles), so their order is the ``rung_level`` column's
+    (a ladder writes 1 for the weakest); without it, the values sorted."""
     if RUNG not in df.columns:
         return []
-    values = sorted(pd.unique(df[RUNG]))
+    if RUNG_LEVEL in df.columns:
+        pairs = df[[RUNG, RUNG_LEVEL]].drop_duplicates()
+        values = [r for _, r in sorted(zip(pairs[RUNG_LEVEL].astype(int), pairs[RUNG], strict=True))]
+    else:
+        values = sorted(pd.unique(df[RUNG]))
     return values if len(values) > 1 else []
 
 
