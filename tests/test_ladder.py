@@ -145,6 +145,20 @@ def test_one_table_with_the_rung_order_in_it(ladder):
         assert f"{level} {rung}" in res.stderr  # a progress bar a rung
 
 
+def test_the_report_reads_the_ladder(ladder, tmp_path):
+    out, res = ladder
+    md = (out / "report" / "report.md").read_text()
+    assert "## Robustness across the skill ladder" in md
+    assert "Every rung played the same deals" in md and "`random` (200 games), `greedy` (200 games)" in md
+    assert (out / "report" / "figures" / "robustness.png").is_file()
+    assert f"{out / 'report' / 'report.md'}" in res.stdout.replace("\n", "")
+    res = CliRunner().invoke(app, ["report", str(out / "results"), "--out", str(tmp_path / "rep")])
+    assert res.exit_code == 0, res.output
+    for name in ("robustness.csv", "robustness_verdicts.csv", "answers.csv", "findings.csv"):
+        pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "rep" / "tables" / name),
+                                      pd.read_csv(out / "report" / "tables" / name))
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

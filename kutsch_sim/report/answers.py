@@ -3,8 +3,8 @@ for), how the verdicts are made, and the provenance appendix.
 
 The answers are checks of the findings' family (:func:`.findings.answer_checks`), so an answer
 and its finding always carry the same interval and verdict. When the results hold several
-skill rungs (a ``rung`` column; the report is then made from the top rung), each answer gets a
-robustness verdict: whether it moved between the two strongest rungs.
+skill rungs (a ``rung`` column; the report is then made from the top rung), each answer gets the
+robustness verdict of its number (:mod:`.robustness`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pandas as pd
 
 from . import plots
 from .checks import TESTS, evaluate, fmt_interval, fmt_level, fmt_value
-from .findings import answer_checks, rung_estimates
+from .findings import answer_checks
 from .sections import Section
 
 RUNG, RUNG_LEVEL = "rung", "rung_level"
@@ -37,37 +37,6 @@ def rungs(df: pd.DataFrame) -> list:
     return values if len(values) > 1 else []
 
 
-def _show(x: float, share: bool) -> str:
-    return f"{100 * x:.1f}%" if share else f"{100 * x:+.1f}"
-
-
-def robustness(by_rung: dict[object, dict[str, pd.DataFrame]]) -> pd.DataFrame:
-    """Per answer (topic, players): does it hold between the two strongest rungs?
-
-    ``by_rung`` maps each rung (sorted weakest first) to its tables. ``settled``: the top two
-    rungs' estimates differ by less than 1.96 standard errors of their difference (a 95% test);
-    ``moves with skill`` otherwise. Columns: topic, players, robustness (the verdict with both
-    estimates).
-    """
-    keys = list(by_rung)
-    top, below = keys[-1], keys[-2]
-    both = rung_estimates(by_rung[top]).merge(rung_estimates(by_rung[below]), on=["topic", "players"],
-                                              how="left", suffixes=("_top", "_below"))
-    rows = []
-    for r in both.to_dict("records"):
-        topic, players = r["topic"], r["players"]
-        share = topic == "team balance"
-        if pd.isna(r["estimate_below"]):
-            text = f"only rung {top} has it"
-        else:
-            se = float(np.hypot(r["se_top"], r["se_below"]))
-            same = abs(r["estimate_top"] - r["estimate_below"]) <= 1.96 * se
-            text = (f"{'settled' if same else 'moves with skill'} (rung {below}: "
-                    f"{_show(r['estimate_below'], share)}, rung {top}: {_show(r['estimate_top'], share)})")
-        rows.append({"topic": topic, "players": players, "robustness": text})
-    return pd.DataFrame(rows, columns=["topic", "players", "robustness"])
-
-
 def _answer_words(c, row) -> str:
     w, v = c.words, row["verdict"]
     if c.topic == "team balance":
@@ -85,7 +54,7 @@ def answers_table(t: dict[str, pd.DataFrame], m: int, robust: pd.DataFrame | Non
     """The answers as a display table (strings), in the family of ``m`` checks of the findings.
 
     Columns: question, players, answer, measure, estimate, 95% interval, corrected interval,
-    verdict, and ``robustness`` only when ``robust`` (from :func:`robustness`) is given.
+    verdict, and ``robustness`` only when ``robust`` (from :func:`.robustness.answer_robustness`) is given.
     """
     rows = []
     for c in answer_checks(t):
@@ -128,9 +97,12 @@ def answers_section(t: dict[str, pd.DataFrame], findings: pd.DataFrame, robust: 
         f"does, *noise* otherwise; the correction runs over all {m} checks of the findings below "
         "(how: *How the verdicts are made*).")
     if robust is not None and len(robust):
-        sec.para(f"The results hold several skill rungs; every number here is the top rung's ({top_rung}). "
-                 "*Robustness*: *settled* when the top two rungs agree within their 95% interval, *moves with "
-                 "skill* when they do not (then the answer describes these bots more than the game).")
+        sec.para(f"The results hold several skill rungs; every number here is the top rung's (`{top_rung}`). "
+                 "*Robustness* is the verdict of the same number in *Robustness across the skill ladder*, from the "
+                 "top two rungs: *robust* (the same within its 95% interval and 2 points), *direction only* (the "
+                 "same sign, not the same size) or *bot-dependent* (then the answer describes these bots more than "
+                 "the game). The Order's share is judged at even counts only: at odd counts the Order is the "
+                 "smaller team half the time (R2.2), and the smaller team's own number answers there.")
     sec.table("Answers (the interval the verdict uses is the corrected one)", table)
     return sec
 
