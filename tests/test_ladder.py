@@ -122,6 +122,16 @@ def test_a_rung_is_its_profile_on_the_ladder_stream(ladder):
     pd.testing.assert_frame_equal(got[want.columns].astype(str), want.astype(str))
 
 
+def test_play_replays_a_ladder_game(ladder):
+    df = load_results(ladder[0] / "results")
+    for rung in ("greedy", "smart"):
+        row = df[(df["rung"] == rung) & (df["players"] == 4) & (df["item_set"] == "basic+Loge") & (df["game"] == 7)]
+        res = CliRunner().invoke(app, ["play", "-n", "4", "-s", str(SEED), "-g", "7", "-i", "basic+Loge", "-b", rung,
+                                       "--ladder"])
+        assert res.exit_code == 0, res.output
+        assert f"Result after {row['turns'].item()} turns" in res.stdout
+
+
 def test_one_table_with_the_rung_order_in_it(ladder):
     out, res = ladder
     results = out / "results"

@@ -134,6 +134,8 @@ def test_the_section_table_plot_and_csv(report):
     counts = verdicts["verdict"].value_counts()
     assert f"Of 10 numbers: {counts.get('robust', 0)} robust, {counts.get('direction only', 0)} direction" in sec
     assert "did not play the same deals" in sec  # each synthetic rung deals its own games
+    assert 'df = df[df.rung == "strong"]' in md.split("## Recompute any number")[1]
+    assert "**Data:** 10,000 games of the top rung, `strong` (the results hold 30,000 games over 3 rungs)" in md
     # the top rung's numbers are the report's: its answers are the strong rung's games
     strong = pd.read_csv(out / "tables" / "order_share.csv").query("players == 4")
     assert values.query("rung == 'strong' and headline == 'order'")["estimate"].item() == pytest.approx(

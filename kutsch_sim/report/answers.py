@@ -140,7 +140,10 @@ def methods_section(findings: pd.DataFrame) -> Section:
     return sec
 
 
-def provenance_section(df: pd.DataFrame, std: pd.DataFrame, command: str | None, manifest: dict | None) -> Section:
+def provenance_section(df: pd.DataFrame, std: pd.DataFrame, command: str | None, manifest: dict | None,
+                       ladder: tuple[object, int, int] | None = None) -> Section:
+    """The command, the manifest's facts and what the data hold; ``ladder``: (the top rung, how many
+    rungs, the games of all of them) when ``df`` is a ladder's top rung."""
     cmd = command or (manifest or {}).get("command") or "not recorded"
     cmd = (" ".join(map(str, cmd)) if isinstance(cmd, (list, tuple)) else str(cmd)).replace("`", "'")
     sec = Section("Appendix: provenance")
@@ -159,7 +162,10 @@ def provenance_section(df: pd.DataFrame, std: pd.DataFrame, command: str | None,
     bots = sorted({str(b) for p in range(10) if f"bot_{p}" in df for b in df[f"bot_{p}"].unique()} - {"none"})
     errors = int((df["winner"] == "error").sum())
     sec.para(
-        f"**Data:** {len(df):,} games at {', '.join(map(str, counts))} players; item sets "
+        f"**Data:** {len(df):,} games"
+        + (f" of the top rung, `{ladder[0]}` (the results hold {ladder[2]:,} games over {ladder[1]} rungs)"
+           if ladder else "")
+        + f" at {', '.join(map(str, counts))} players; item sets "
         f"{', '.join(f'`{s}`' for s in sets)}; variants {', '.join(sorted(map(str, df['variant'].unique())))}; "
         f"bot profiles {', '.join(bots) or 'not recorded'}; {df['seed'].nunique()} master seed(s). "
         f"{len(std):,} games use the standard rules (base variant, Drink of Power on at odd counts) and make up "

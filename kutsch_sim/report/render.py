@@ -65,6 +65,14 @@ RECOMPUTE_TEXT = ("Every table above is a few lines of pandas on the results sto
                   "and `solo_seat == p`):")
 
 
+def _recompute(top_rung) -> str:
+    """:data:`RECOMPUTE`, for a ladder on its top rung's games (those of every table but the robustness section's)."""
+    if top_rung is None:
+        return RECOMPUTE
+    head, tail = RECOMPUTE.split("\nstd = ", 1)
+    return f'{head}\ndf = df[df.rung == "{top_rung}"]   # the top rung\nstd = {tail}'
+
+
 def _inline_html(text: str) -> str:
     """Markdown inline marks (`code`, **bold**) to HTML, everything else escaped."""
     t = html.escape(text)
@@ -218,8 +226,8 @@ def write_report(df: pd.DataFrame, out_dir: Path, *, title: str = "Kutschfahrt b
         added_item_section(t),
         length_section(t, figs["lengths"]),
         variant_section(t),
-        Section("Recompute any number", blocks=[("text", RECOMPUTE_TEXT), ("code", RECOMPUTE)]),
-        provenance_section(d, std, command, manifest),
+        Section("Recompute any number", blocks=[("text", RECOMPUTE_TEXT), ("code", _recompute(top))]),
+        provenance_section(d, std, command, manifest, (top, len(levels), len(every_rung)) if levels else None),
     ]
     (out_dir / "report.md").write_text(_to_markdown(sections), encoding="utf-8")
     path = out_dir / "report.html"
