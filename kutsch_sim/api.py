@@ -21,6 +21,7 @@ RULES_VERSION = 3  # bump with every change to the rules the engine plays (2: th
 DEFAULT_TURN_CAP = 400
 MAX_SEED = 2**63 - 1
 VARIANTS = VARIANT_NAMES  # R10; bit i of the engine's variant mask is VARIANTS[i]
+LADDER_STREAM = "ladder"  # the stream label of a skill ladder's games (GameConfig.stream, kutsch_sim.sim.ladder)
 
 
 def parse_variants(text: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:

@@ -28,8 +28,7 @@ def play_cmd(
     ),
 ) -> None:
     """Play one game and print it turn by turn in plain English."""
-    from ..api import GameConfig, check_seed, parse_variants, play_game
-    from ..sim.ladder import STREAM
+    from ..api import LADDER_STREAM, GameConfig, check_seed, parse_variants, play_game
     from ..review.trace import format_game
 
     try:
@@ -37,7 +36,7 @@ def play_cmd(
         if game < 0:
             raise KutschError(f"game index must be 0 or more, got {game}")
         cfg = GameConfig(players, items, tuple(b for b in bots.split(",") if b.strip()), not no_drink, turn_cap,
-                         parse_variants(variant), STREAM if ladder else "")
+                         parse_variants(variant), LADDER_STREAM if ladder else "")
     except KutschError as e:
         fail(str(e))
     if not common.kernel_cached("play_one_nb"):

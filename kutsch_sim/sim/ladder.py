@@ -32,14 +32,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from ..api import MAX_SEED, GameConfig
+from ..api import LADDER_STREAM, MAX_SEED, GameConfig
 from ..bots.profiles import PROFILES, check_bots
 from ..errors import KutschError
 from .options import parse_count, parse_items, parse_players, parse_threads, sim_options
 from .study import RESULTS, StudyOptions, StudyPart, check_resumable, check_study_out
 
 FORMAT = "kutsch-sim-ladder"
-STREAM = "ladder"
+STREAM = LADDER_STREAM
 DEFAULT_RUNGS = ("random", "greedy", "smart", "search-s", "search-m")
 DEFAULT_PLAYERS = "3,5,6,9"
 DEFAULT_ITEMS = "basic,basic+Loge"
