@@ -21,6 +21,7 @@ RULES_VERSION = 3  # bump with every change to the rules the engine plays (2: th
 DEFAULT_TURN_CAP = 400
 MAX_SEED = 2**63 - 1
 VARIANTS = VARIANT_NAMES  # R10; bit i of the engine's variant mask is VARIANTS[i]
+LADDER_STREAM = "ladder"  # the stream label of a skill ladder's games (GameConfig.stream, kutsch_sim.sim.ladder)
 
 
 def parse_variants(text: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
@@ -74,6 +75,7 @@ class GameConfig:
     drink: bool = True
     turn_cap: int = DEFAULT_TURN_CAP
     variants: tuple[str, ...] = ()
+    stream: str = ""  # keys the random stream in place of the bots when set (:attr:`config_id`)
 
     def __post_init__(self) -> None:
         n = check_players(self.players)
@@ -91,6 +93,8 @@ class GameConfig:
         object.__setattr__(self, "variants", variants)
         if "advanced-3p" in variants and n != 3:
             raise KutschError(f"variant 'advanced-3p' is the 3-player game only, got {n} players")
+        if any(c in self.stream for c in ",|"):  # would read as a bots label or another field
+            raise KutschError(f"stream label {self.stream!r}: no comma or '|'")
 
     @property
     def variant_label(self) -> str:
@@ -105,8 +109,14 @@ class GameConfig:
         the base rules and a variant, starts from the same stream: the same deal (except the
         advanced 3-player game, which deals association cards its own way) and the same play
         until the switch first matters. Common random numbers: the report compares such runs
-        game by game."""
-        key = f"{self.players}|{self.item_set}|{','.join(self.bots)}|1|{self.turn_cap}|base"
+        game by game.
+
+        With ``stream`` set, that label stands in the key where the bots would: configurations
+        that differ only in their bots then deal the same games (the rungs of a skill ladder,
+        :mod:`kutsch_sim.sim.ladder`). A bots label names a profile for each of at least 3
+        seats, so it always holds a comma, which a stream label may not."""
+        who = self.stream or ",".join(self.bots)
+        key = f"{self.players}|{self.item_set}|{who}|1|{self.turn_cap}|base"
         return int.from_bytes(hashlib.sha256(key.encode()).digest()[:4], "little")
 
     @property
@@ -129,6 +139,7 @@ class GameConfig:
             "turn_cap": self.turn_cap,
             "variant": self.variant_label,
             "config_id": self.config_id,
+            **({"stream": self.stream} if self.stream else {}),
             "rules_version": RULES_VERSION,
             "package_version": __version__,
         }

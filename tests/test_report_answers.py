@@ -16,6 +16,7 @@ import pytest
 from kutsch_sim.report import answers as rans
 from kutsch_sim.report import checks, plots, stats, tables
 from kutsch_sim.report import findings as rfind
+from kutsch_sim.report import robustness as rob
 from kutsch_sim.report.render import write_report
 
 from _helpers_report import concat, make_games, make_study
@@ -159,19 +160,20 @@ def test_heatmap_frames_the_cells_the_findings_find_off_50_percent():
 
 
 def test_a_skill_ladder_adds_a_robustness_column(tmp_path):
-    """With a ``rung`` column the report is the top rung's, and each answer says whether it moved
-    between the two strongest rungs: here the Order gains 10 points at 4 players on rung 2 only."""
-    low = concat([make_games(3000, 4, seed=1), make_games(3000, 6, seed=2)])
-    high = concat([make_games(3000, 4, p_order=0.6, seed=3), make_games(3000, 6, seed=4)])
+    """With a ``rung`` column the report is the top rung's, and each answer carries the verdict of
+    its number from the two strongest rungs: here the Order gains 10 points at 4 players on rung 2
+    (ahead of 50% at both: direction only) and stays even at 6."""
+    low = concat([make_games(3000, 4, p_order=0.56, seed=1), make_games(3000, 6, seed=2)])
+    high = concat([make_games(3000, 4, p_order=0.66, seed=3), make_games(3000, 6, seed=4)])
     both = concat([low.assign(rung=1), high.assign(rung=2)])
     assert rans.rungs(both) == [1, 2] and rans.rungs(low) == [] and rans.rungs(low.assign(rung=1)) == []
-    robust = rans.robustness({1: tables.build_tables(low), 2: tables.build_tables(high)}).set_index(
-        ["topic", "players"])["robustness"]
-    assert robust[("team balance", 4)].startswith("moves with skill")
-    assert robust[("team balance", 6)].startswith("settled")
+    verdicts = rob.verdicts(rob.ladder_values({1: tables.build_tables(low), 2: tables.build_tables(high)}))
+    robust = rob.answer_robustness(verdicts).set_index(["topic", "players"])["robustness"]
+    assert robust[("team balance", 4)].startswith("direction only (1: 5")
+    assert robust[("team balance", 6)].startswith("robust")
     write_report(both, tmp_path / "rep")
     md = (tmp_path / "rep" / "report.md").read_text()
     table = md.split("\n## ")[1]
-    assert "| robustness |" in table and "| moves with skill (rung 1: " in table
+    assert "| robustness |" in table and "| direction only (1: " in table
     answers = pd.read_csv(tmp_path / "rep" / "tables" / "answers.csv")
-    assert answers.loc[answers["players"] == 4, "estimate"].item() > 0.57  # the top rung's games
+    assert answers.loc[answers["players"] == 4, "estimate"].item() > 0.63  # the top rung's games

@@ -13,6 +13,7 @@ import typer
 
 from ..errors import KutschError
 from .bench import bench_cmd
+from .ladder import ladder_cmd
 from .play import play_cmd
 from .report import report_cmd
 from .simulate import simulate_cmd
@@ -32,8 +33,8 @@ def _root() -> None:
     """Monte Carlo balance simulator for Die Kutschfahrt zur Teufelsburg."""
 
 
-for _name, _cmd in (("play", play_cmd), ("simulate", simulate_cmd), ("study", study_cmd), ("report", report_cmd),
-                   ("bench", bench_cmd), ("tune", tune_cmd)):
+for _name, _cmd in (("play", play_cmd), ("simulate", simulate_cmd), ("study", study_cmd), ("ladder", ladder_cmd),
+                   ("report", report_cmd), ("bench", bench_cmd), ("tune", tune_cmd)):
     app.command(_name)(_cmd)
 
 

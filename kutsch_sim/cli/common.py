@@ -52,10 +52,13 @@ def progress_bar(console: Console) -> Progress:
 
 
 def summary_table(summary) -> Table:
-    """Winner shares per configuration (percent of the games stored)."""
-    table = Table(title="Winner shares per configuration", box=box.SIMPLE_HEAD, pad_edge=False)
-    for name in ("N", "items", "games", "order", "broth.", "solo", "timeout", "errors", "turns"):
-        table.add_column(name, justify="left" if name == "items" else "right", no_wrap=True)
+    """Winner shares per configuration (percent of the games stored), with a ladder's rung first."""
+    rungs = any("rung" in r for r in summary.rows)
+    # one space between columns leaves room for the rung in 80 columns
+    table = Table(title="Winner shares per configuration", box=box.SIMPLE_HEAD, pad_edge=False,
+                  collapse_padding=rungs)
+    for name in ("rung",) * rungs + ("N", "items", "games", "order", "broth.", "solo", "timeout", "errors", "turns"):
+        table.add_column(name, justify="left" if name in ("rung", "items") else "right", no_wrap=True)
     for r in summary.rows:
         g = r["games"]
         w = r["winners"]
@@ -64,6 +67,7 @@ def summary_table(summary) -> Table:
             return f"{100 * w[k] / g:.1f}%" if g else "-"
 
         table.add_row(
+            *([r.get("rung", "")] if rungs else []),
             str(r["players"]),
             r["item_set"],
             f"{g:,}",

@@ -19,6 +19,8 @@ def play_cmd(
     ),
     no_drink: bool = typer.Option(False, "--no-drink", help="Switch the Drink of Power off (odd counts)."),
     turn_cap: int = typer.Option(400, "--turn-cap", help="Stop a game after this many turns (a timeout)."),
+    ladder: bool = typer.Option(False, "--ladder", help="Deal as `kutsch-sim ladder` does (one random stream "
+                                "for every rung): --game G replays game G of a ladder at the rung --bots names."),
     debug: bool = typer.Option(False, "--debug", help="Check every invariant after every event."),
     variant: list[str] = typer.Option(
         None, "--variant", help="Rule variant (R10): smuggling, fortune-telling, advanced-3p (3 players); "
@@ -26,7 +28,7 @@ def play_cmd(
     ),
 ) -> None:
     """Play one game and print it turn by turn in plain English."""
-    from ..api import GameConfig, check_seed, parse_variants, play_game
+    from ..api import LADDER_STREAM, GameConfig, check_seed, parse_variants, play_game
     from ..review.trace import format_game
 
     try:
@@ -34,7 +36,7 @@ def play_cmd(
         if game < 0:
             raise KutschError(f"game index must be 0 or more, got {game}")
         cfg = GameConfig(players, items, tuple(b for b in bots.split(",") if b.strip()), not no_drink, turn_cap,
-                         parse_variants(variant))
+                         parse_variants(variant), LADDER_STREAM if ladder else "")
     except KutschError as e:
         fail(str(e))
     if not common.kernel_cached("play_one_nb"):

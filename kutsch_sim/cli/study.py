@@ -70,7 +70,6 @@ def study_cmd(
     3-10 players x basic, full, basic+Loge, full-Loge and each unstamped item added to basic, Drink of Power on; then 3, 5, 7, 9 players x basic, full with the Drink off; with --variants, the variants' parts. Each part is a results store under DIR/results/<part>/; the report of all parts is written to DIR/report/.
     """
     from ..sim.study import Study, study_options
-    from .report import make_report, read_results
 
     try:
         opts = study_options(
@@ -88,11 +87,22 @@ def study_cmd(
         study.open()
     except KutschError as e:
         fail(e)
-    err = Console(stderr=True)
-    err.print(
+    Console(stderr=True).print(
         f"study: {len(study.parts)} parts, {opts.configurations} configurations x {opts.games:,} games, "
         f"bots {opts.bots}, seed {opts.seed}"
     )
+    run_and_report(study, [(p.name, [i]) for i, p in enumerate(study.parts)])
+
+
+def run_and_report(study, bars: list[tuple[str, list[int]]]) -> None:
+    """Play every part of ``study`` (opened) under progress bars, print the summary, write the report.
+
+    ``bars``: one progress bar per (label, the indices of the parts it counts), beside the total.
+    Every failure is one line (exit 2; Ctrl-C: 130) that says what is kept and the way on."""
+    from .report import make_report, read_results
+
+    opts = study.opts
+    err = Console(stderr=True)
     if not opts.scheduler and not common.kernel_cached():
         err.print(common.COMPILING)
     with progress_bar(err) as bar:
@@ -100,13 +110,14 @@ def study_cmd(
         total = bar.add_task(
             "all", total=sum(study.games_total(i) for i in range(len(study.parts))), completed=sum(done)
         )
-        tasks = [
-            bar.add_task(p.name, total=study.games_total(i), completed=done[i])
-            for i, p in enumerate(study.parts)
-        ]
+        task_of = {}
+        for label, parts in bars:
+            task = bar.add_task(label, total=sum(study.games_total(i) for i in parts),
+                                completed=sum(done[i] for i in parts))
+            task_of.update(dict.fromkeys(parts, task))
 
         def on_progress(i: int, _config: int, n: int) -> None:
-            bar.advance(tasks[i], n)
+            bar.advance(task_of[i], n)
             bar.advance(total, n)
 
         try:

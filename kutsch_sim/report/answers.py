@@ -3,8 +3,8 @@ for), how the verdicts are made, and the provenance appendix.
 
 The answers are checks of the findings' family (:func:`.findings.answer_checks`), so an answer
 and its finding always carry the same interval and verdict. When the results hold several
-skill rungs (a ``rung`` column; the report is then made from the top rung), each answer gets a
-robustness verdict: whether it moved between the two strongest rungs.
+skill rungs (a ``rung`` column; the report is then made from the top rung), each answer gets the
+robustness verdict of its number (:mod:`.robustness`).
 """
 
 from __future__ import annotations
@@ -14,53 +14,27 @@ import pandas as pd
 
 from . import plots
 from .checks import TESTS, evaluate, fmt_interval, fmt_level, fmt_value
-from .findings import answer_checks, rung_estimates
+from .findings import answer_checks
 from .sections import Section
 
-RUNG = "rung"
+RUNG, RUNG_LEVEL = "rung", "rung_level"
 QUESTIONS = {"team balance": "Are the teams even?",
              "Drink of Power": "What does the Drink do for the smaller team?",
              "Loge": "What does the Loge do?"}
 
 
 def rungs(df: pd.DataFrame) -> list:
-    """The skill rungs in ``df`` (sorted, weakest first), or ``[]`` without a ``rung`` column
-    or with a single rung."""
+    """The skill rungs in ``df``, weakest first, or ``[]`` without a ``rung`` column or with a
+    single rung. Rungs are names (bot profiles), so their order is the ``rung_level`` column's
+    (a ladder writes 1 for the weakest); without it, the values sorted."""
     if RUNG not in df.columns:
         return []
-    values = sorted(pd.unique(df[RUNG]))
+    if RUNG_LEVEL in df.columns:
+        pairs = df[[RUNG, RUNG_LEVEL]].drop_duplicates()
+        values = [r for _, r in sorted(zip(pairs[RUNG_LEVEL].astype(int), pairs[RUNG], strict=True))]
+    else:
+        values = sorted(pd.unique(df[RUNG]))
     return values if len(values) > 1 else []
-
-
-def _show(x: float, share: bool) -> str:
-    return f"{100 * x:.1f}%" if share else f"{100 * x:+.1f}"
-
-
-def robustness(by_rung: dict[object, dict[str, pd.DataFrame]]) -> pd.DataFrame:
-    """Per answer (topic, players): does it hold between the two strongest rungs?
-
-    ``by_rung`` maps each rung (sorted weakest first) to its tables. ``settled``: the top two
-    rungs' estimates differ by less than 1.96 standard errors of their difference (a 95% test);
-    ``moves with skill`` otherwise. Columns: topic, players, robustness (the verdict with both
-    estimates).
-    """
-    keys = list(by_rung)
-    top, below = keys[-1], keys[-2]
-    both = rung_estimates(by_rung[top]).merge(rung_estimates(by_rung[below]), on=["topic", "players"],
-                                              how="left", suffixes=("_top", "_below"))
-    rows = []
-    for r in both.to_dict("records"):
-        topic, players = r["topic"], r["players"]
-        share = topic == "team balance"
-        if pd.isna(r["estimate_below"]):
-            text = f"only rung {top} has it"
-        else:
-            se = float(np.hypot(r["se_top"], r["se_below"]))
-            same = abs(r["estimate_top"] - r["estimate_below"]) <= 1.96 * se
-            text = (f"{'settled' if same else 'moves with skill'} (rung {below}: "
-                    f"{_show(r['estimate_below'], share)}, rung {top}: {_show(r['estimate_top'], share)})")
-        rows.append({"topic": topic, "players": players, "robustness": text})
-    return pd.DataFrame(rows, columns=["topic", "players", "robustness"])
 
 
 def _answer_words(c, row) -> str:
@@ -80,7 +54,7 @@ def answers_table(t: dict[str, pd.DataFrame], m: int, robust: pd.DataFrame | Non
     """The answers as a display table (strings), in the family of ``m`` checks of the findings.
 
     Columns: question, players, answer, measure, estimate, 95% interval, corrected interval,
-    verdict, and ``robustness`` only when ``robust`` (from :func:`robustness`) is given.
+    verdict, and ``robustness`` only when ``robust`` (from :func:`.robustness.answer_robustness`) is given.
     """
     rows = []
     for c in answer_checks(t):
@@ -123,9 +97,12 @@ def answers_section(t: dict[str, pd.DataFrame], findings: pd.DataFrame, robust: 
         f"does, *noise* otherwise; the correction runs over all {m} checks of the findings below "
         "(how: *How the verdicts are made*).")
     if robust is not None and len(robust):
-        sec.para(f"The results hold several skill rungs; every number here is the top rung's ({top_rung}). "
-                 "*Robustness*: *settled* when the top two rungs agree within their 95% interval, *moves with "
-                 "skill* when they do not (then the answer describes these bots more than the game).")
+        sec.para(f"The results hold several skill rungs; every number here is the top rung's (`{top_rung}`). "
+                 "*Robustness* is the verdict of the same number in *Robustness across the skill ladder*, from the "
+                 "top two rungs: *robust* (the same within its 95% interval and 2 points), *direction only* (the "
+                 "same sign, not the same size) or *bot-dependent* (then the answer describes these bots more than "
+                 "the game). The Order's share is judged at even counts only: at odd counts the Order is the "
+                 "smaller team half the time (R2.2), and the smaller team's own number answers there.")
     sec.table("Answers (the interval the verdict uses is the corrected one)", table)
     return sec
 
@@ -163,7 +140,10 @@ def methods_section(findings: pd.DataFrame) -> Section:
     return sec
 
 
-def provenance_section(df: pd.DataFrame, std: pd.DataFrame, command: str | None, manifest: dict | None) -> Section:
+def provenance_section(df: pd.DataFrame, std: pd.DataFrame, command: str | None, manifest: dict | None,
+                       ladder: tuple[object, int, int] | None = None) -> Section:
+    """The command, the manifest's facts and what the data hold; ``ladder``: (the top rung, how many
+    rungs, the games of all of them) when ``df`` is a ladder's top rung."""
     cmd = command or (manifest or {}).get("command") or "not recorded"
     cmd = (" ".join(map(str, cmd)) if isinstance(cmd, (list, tuple)) else str(cmd)).replace("`", "'")
     sec = Section("Appendix: provenance")
@@ -182,7 +162,10 @@ def provenance_section(df: pd.DataFrame, std: pd.DataFrame, command: str | None,
     bots = sorted({str(b) for p in range(10) if f"bot_{p}" in df for b in df[f"bot_{p}"].unique()} - {"none"})
     errors = int((df["winner"] == "error").sum())
     sec.para(
-        f"**Data:** {len(df):,} games at {', '.join(map(str, counts))} players; item sets "
+        f"**Data:** {len(df):,} games"
+        + (f" of the top rung, `{ladder[0]}` (the results hold {ladder[2]:,} games over {ladder[1]} rungs)"
+           if ladder else "")
+        + f" at {', '.join(map(str, counts))} players; item sets "
         f"{', '.join(f'`{s}`' for s in sets)}; variants {', '.join(sorted(map(str, df['variant'].unique())))}; "
         f"bot profiles {', '.join(bots) or 'not recorded'}; {df['seed'].nunique()} master seed(s). "
         f"{len(std):,} games use the standard rules (base variant, Drink of Power on at odd counts) and make up "

@@ -342,11 +342,12 @@ def summary(findings: pd.DataFrame, noise_examples: int = 3) -> tuple[str, list[
 
 
 def rung_estimates(t: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """The answers' estimates and standard errors from one rung's tables (topic, players, estimate, se)."""
+    """The answers' estimates from one rung's tables, with the 95% interval of the answers' test
+    and the standard error read off it (topic, players, estimate, lo, hi, se)."""
     rows = []
     z = z_value()
     for c in answer_checks(t):
         row = evaluate(c, 1)
-        rows.append({"topic": c.topic, "players": c.players, "estimate": row["estimate"],
-                     "se": (row["hi"] - row["lo"]) / (2 * z)})
-    return pd.DataFrame(rows, columns=["topic", "players", "estimate", "se"])
+        rows.append({"topic": c.topic, "players": c.players, "estimate": row["estimate"], "lo": row["lo"],
+                     "hi": row["hi"], "se": (row["hi"] - row["lo"]) / (2 * z)})
+    return pd.DataFrame(rows, columns=["topic", "players", "estimate", "lo", "hi", "se"])

@@ -314,3 +314,56 @@ def length_plot(games: pd.DataFrame, lengths: pd.DataFrame, path: Path) -> Path 
             ax.set_visible(False)
         fig.suptitle("Game length in turns (one player's turn = 1), each player count on its own axis")
         return _save(fig, path)
+
+
+def robustness_plot(values: pd.DataFrame, titles: dict[str, tuple[str, bool]], path: Path) -> Path | None:
+    """One panel per headline number: its value at each rung (x, weakest first) with 95% intervals,
+    a line per player count (``players`` 0: all counts), the top two rungs shaded (the verdict's).
+
+    ``values``: headline, players, rung, rung_level, subject, estimate, lo, hi, reference
+    (:func:`.robustness.ladder_values`); ``titles``: headline -> (panel title, whether it is a
+    rate, drawn in %, rather than points). The smaller team's panel draws its reference, the
+    larger team's rate, dashed; the best occupation is named at each point."""
+    if len(values) == 0:
+        return None
+    keys = [k for k in titles if k in set(values["headline"])]
+    names = values.drop_duplicates("rung_level").sort_values("rung_level")["rung"].tolist()
+    counts = sorted(int(p) for p in values["players"].unique() if p)
+    colour = {p: OKABE_ITO[i % 7] for i, p in enumerate(counts)} | {0: OKABE_ITO[7]}
+    dx = dict(zip(counts, _offsets(len(counts), 0.3), strict=True)) | {0: 0.0}
+    cols = min(4, len(keys) + 1)
+    rows = -(-(len(keys) + 1) // cols)
+    with mpl.rc_context(STYLE):
+        fig = Figure(figsize=(3.4 * cols, 2.9 * rows + 0.6), layout="constrained")
+        axes = fig.subplots(rows, cols, squeeze=False).ravel()
+        for ax, key in zip(axes, keys, strict=False):
+            title, share = titles[key]
+            for p, g in values[values["headline"] == key].groupby("players"):
+                g = g.sort_values("rung_level")
+                x = g["rung_level"] + dx[int(p)]
+                ax.errorbar(x, g["estimate"], yerr=_err(g, "estimate"), fmt="o-", ms=4, capsize=2, lw=1,
+                            color=colour[int(p)])
+                if key == "smaller":
+                    ax.plot(x, g["reference"], "o--", ms=3, lw=0.8, mfc="white", color=colour[int(p)])
+                for xi, yi, s in zip(x, g["hi"], g["subject"], strict=True):
+                    if s:
+                        ax.annotate(s, (xi, yi), textcoords="offset points", xytext=(0, 3), ha="center", fontsize=7)
+                        ax.margins(y=0.15)
+            ax.axvspan(len(names) - 1.5, len(names) + 0.5, color="grey", alpha=0.12, lw=0)
+            if key == "order":
+                ax.axhline(0.5, color="black", lw=0.8)
+            elif not share:
+                ax.axhline(0, color="black", lw=0.8)
+            ax.set_xlim(0.5, len(names) + 0.5)
+            ax.set_xticks(range(1, len(names) + 1), names, rotation=30 if len(names) > 3 else 0)
+            _pct_axis(ax, points=not share)
+            ax.set_title(title, fontsize=9)
+        legend = axes[len(keys)]
+        for p in counts + ([0] if (values["players"] == 0).any() else []):
+            legend.plot([], [], "o-", color=colour[p], label=f"{p} players" if p else "all counts")
+        legend.legend(loc="center", fontsize=9, frameon=False)
+        for ax in axes[len(keys):]:
+            ax.axis("off")
+        fig.suptitle("Headline numbers at each rung of the skill ladder, weakest first (95% intervals; shaded: "
+                     "the two rungs the verdict compares)", fontsize=11)
+        return _save(fig, path)

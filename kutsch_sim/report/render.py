@@ -17,9 +17,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import plots, seats, tables
-from .answers import RUNG, answers_section, methods_section, provenance_section, robustness, rungs
-from .data import normalize, seat_frame, standard_runs
+from . import plots
+from . import robustness as rob
+from .answers import RUNG, answers_section, methods_section, provenance_section, rungs
+from .data import normalize, standard_runs
 from .findings import ANSWER_TOPICS, rank_findings, summary
 from .findings import COLUMNS as FINDING_COLUMNS
 from .player_sections import occupation_section, seat_section, start_item_section
@@ -50,7 +51,7 @@ figcaption,.caption{font-size:.9em;color:#555}.cmd{font-size:.95em}li{margin:.3e
 
 FIGURES = {"outcomes": "win_rates_heatmap.png", "drink": "drink_of_power.png", "loge": "loge.png",
            "seats": "seats.png", "occupations": "occupations.png", "start_items": "start_items.png",
-           "lengths": "game_length.png"}
+           "lengths": "game_length.png", "robustness": "robustness.png"}
 
 RECOMPUTE = '''import pandas as pd
 df = pd.read_parquet("RESULTS_DIR")
@@ -62,6 +63,14 @@ RECOMPUTE_TEXT = ("Every table above is a few lines of pandas on the results sto
                   "games won in *Who wins* "
                   "(replace `RESULTS_DIR`; a seat wins when `winner` is its `team_{p}`, or `winner == \"solo\"` "
                   "and `solo_seat == p`):")
+
+
+def _recompute(top_rung) -> str:
+    """:data:`RECOMPUTE`, for a ladder on its top rung's games (those of every table but the robustness section's)."""
+    if top_rung is None:
+        return RECOMPUTE
+    head, tail = RECOMPUTE.split("\nstd = ", 1)
+    return f'{head}\ndf = df[df.rung == "{top_rung}"]   # the top rung\nstd = {tail}'
 
 
 def _inline_html(text: str) -> str:
@@ -89,6 +98,8 @@ def _findings_section(findings: pd.DataFrame) -> Section:
     if noise_intro:
         sec.para(noise_intro)
         sec.bullets(noise)
+    if "robustness" in findings:
+        sec.para(rob.findings_paragraph(findings))
     sec.para("Every check, ranked, with its test, both intervals and its verdict, is in `tables/findings.csv`.")
     return sec
 
@@ -166,31 +177,45 @@ def write_report(df: pd.DataFrame, out_dir: Path, *, title: str = "Kutschfahrt b
 
     The report opens with the answers and ends with its provenance: ``command`` (the command
     line that produced the data, falling back to ``manifest["command"]``) and the scalar entries
-    of ``manifest``. With several skill rungs (a ``rung`` column) every table is the top rung's,
-    and the answers say whether they moved between the two strongest rungs.
+    of ``manifest``. With several skill rungs (a ``rung`` column, ordered by ``rung_level``) every
+    table is the top rung's, a section shows the headline numbers at every rung with their
+    robustness verdicts (:mod:`.robustness`), and the answers and findings carry those verdicts.
     """
     out_dir = Path(out_dir)
     (out_dir / "tables").mkdir(parents=True, exist_ok=True)
     d = normalize(df)
     levels = rungs(d)
-    robust, top = None, None
+    every_rung, top = d, (levels[-1] if levels else None)
     if levels:
-        top = levels[-1]
-        robust = robustness({r: _rung_tables(d[d[RUNG] == r]) for r in levels[-2:]})
         d = d[d[RUNG] == top]
     std = standard_runs(d)
     t = build_tables(d)
     findings = rank_findings(t) if len(std) else pd.DataFrame(columns=FINDING_COLUMNS)
     answers = findings[findings["topic"].isin(ANSWER_TOPICS)].drop(columns="rank")
-    if robust is not None and len(answers):
-        answers = answers.merge(robust, on=["topic", "players"], how="left")
-    for name, table in {**t, "findings": findings, "answers": answers}.items():
+    csv = dict(t)
+    ladder_sec, robust = None, None
+    if levels:
+        by_rung = {r: rob.rung_tables(every_rung[every_rung[RUNG] == r]) for r in levels[:-1]} | {top: t}
+        values = rob.ladder_values(by_rung)
+        verdicts = rob.verdicts(values)
+        robust = rob.answer_robustness(verdicts)
+        if len(answers):
+            answers = answers.merge(robust, on=["topic", "players"], how="left")
+        findings = findings.assign(robustness=rob.findings_verdicts(findings, verdicts))
+        img = plots.robustness_plot(values, {k: (h.short, h.share) for k, h in rob.HEADLINES.items()},
+                                    out_dir / "figures" / FIGURES["robustness"])
+        games = every_rung.groupby(RUNG, observed=True).size().reindex(levels)
+        ladder_sec = rob.robustness_section(values, verdicts, games, rob.same_deals(every_rung, levels),
+                                            f"figures/{img.name}" if img else None)
+        csv |= {"robustness": values, "robustness_verdicts": verdicts}
+    for name, table in {**csv, "findings": findings, "answers": answers}.items():
         table.to_csv(out_dir / "tables" / f"{name}.csv", index=False)
     figs = _figures(t, std, findings, out_dir / "figures")
     sections = [
         Section(title),
         answers_section(t, findings, robust, top),
         _findings_section(findings),
+        *([ladder_sec] if ladder_sec else []),
         methods_section(findings),
         outcome_section(t, std, figs["outcomes"]),
         drink_section(t, figs["drink"]),
@@ -201,19 +226,10 @@ def write_report(df: pd.DataFrame, out_dir: Path, *, title: str = "Kutschfahrt b
         added_item_section(t),
         length_section(t, figs["lengths"]),
         variant_section(t),
-        Section("Recompute any number", blocks=[("text", RECOMPUTE_TEXT), ("code", RECOMPUTE)]),
-        provenance_section(d, std, command, manifest),
+        Section("Recompute any number", blocks=[("text", RECOMPUTE_TEXT), ("code", _recompute(top))]),
+        provenance_section(d, std, command, manifest, (top, len(levels), len(every_rung)) if levels else None),
     ]
     (out_dir / "report.md").write_text(_to_markdown(sections), encoding="utf-8")
     path = out_dir / "report.html"
     path.write_text(_to_html(sections, out_dir, title), encoding="utf-8")
     return path
-
-
-def _rung_tables(d: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The tables the answers need, for one rung's games."""
-    std = standard_runs(d)
-    long = seat_frame(std)
-    return {"order_share": tables.order_share(std), "drink_effect": tables.drink_effect(d),
-            "loge_team": tables.loge_team_effect(std), "solo": tables.solo_rates(std),
-            "loge_holder": seats.loge_holder_rates(std, long)}

@@ -114,7 +114,7 @@ def _deal_cols(frame: pd.DataFrame) -> list[str]:
     return [c for c in frame.columns if c.split("_")[0] in ("team", "occ", "items") and c.split("_")[-1].isdigit()]
 
 
-def _deal_key(frame: pd.DataFrame) -> np.ndarray:
+def deal_key(frame: pd.DataFrame) -> np.ndarray:
     """uint64 hash of each game's deal (:func:`_deal_cols`)."""
     return pd.util.hash_pandas_object(frame[_deal_cols(frame)].astype(str), index=False).to_numpy()
 
@@ -146,7 +146,7 @@ def drink_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
     on = d["drink"].to_numpy(bool)
     # twins: the same (players, item set, seed, game) and deal both ways
     key = pd.DataFrame({"players": d["players"].to_numpy(), "item_set": d["item_set"].astype(str).to_numpy(),
-                        "seed": d["seed"].to_numpy(), "game": d["game"].to_numpy(), "deal": _deal_key(d),
+                        "seed": d["seed"].to_numpy(), "game": d["game"].to_numpy(), "deal": deal_key(d),
                         "row": np.arange(len(d))})
     twins = key[on].merge(key[~on], on=["players", "item_set", "seed", "game", "deal"], suffixes=("_on", "_off"))
     parts = []
@@ -397,7 +397,7 @@ def variant_effect(df: pd.DataFrame, level: float = LEVEL) -> pd.DataFrame:
             "timeout": w == TIMEOUT, "minority": (m >= 0) & (w == m)}
     key = pd.DataFrame({"players": frame["players"].to_numpy(), "tag": frame["item_set"].astype(str).to_numpy(),
                         "seed": frame["seed"].to_numpy(), "game": frame["game"].to_numpy(),
-                        "deal": _deal_key(frame), "row": np.arange(len(frame))})
+                        "deal": deal_key(frame), "row": np.arange(len(frame))})
     for (players, item_set, variant), idx in out.groupby(["players", "item_set", "variant"]).groups.items():
         a = key[(key["players"] == players) & (key["tag"] == f"{item_set}|{variant}")]
         b = key[(key["players"] == players) & (key["tag"] == f"{item_set}|base")]

@@ -188,11 +188,18 @@ class SimOptions:
     chunk_size: int = DEFAULT_CHUNK
     turn_cap: int = DEFAULT_TURN_CAP
     variants: tuple[str, ...] = ()  # R10 rule variants, the same for every configuration of the run
+    # A ladder rung (kutsch_sim.sim.ladder): the stream label its games share with the other
+    # rungs (api.GameConfig.stream), the rung's name and level (the records' rung columns), and
+    # the ladder's command, which repeats the run where no simulate command can.
+    stream: str = ""
+    rung: str = ""
+    rung_level: int = 0
+    origin: str = ""
     _configs: tuple[GameConfig, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         cfgs = tuple(
-            GameConfig(n, item, self.bots, self.drink, self.turn_cap, self.variants)
+            GameConfig(n, item, self.bots, self.drink, self.turn_cap, self.variants, self.stream)
             for n in self.players
             for item in self.items
         )
@@ -200,6 +207,11 @@ class SimOptions:
 
     def configs(self) -> tuple[GameConfig, ...]:
         return self._configs
+
+    @property
+    def rung_label(self) -> tuple[str, int] | None:
+        """(name, level) of the ladder rung this run plays, ``None`` outside a ladder."""
+        return (self.rung, self.rung_level) if self.rung else None
 
     def plan_dict(self) -> dict:
         """The options that decide the records: a resumed run must repeat them exactly."""
@@ -213,10 +225,14 @@ class SimOptions:
             "turn_cap": self.turn_cap,
             "chunk_size": self.chunk_size,
             "variants": list(self.variants),
-        }
+        } | ({"stream": self.stream} if self.stream else {}) | (
+            {"rung": self.rung, "rung_level": self.rung_level} if self.rung else {})
 
     def command_line(self) -> str:
-        """A ``kutsch-sim simulate`` command that repeats this run (recorded in the manifest)."""
+        """A command that repeats this run (recorded in the manifest): ``kutsch-sim simulate``,
+        or for a ladder rung the ladder's."""
+        if self.origin:
+            return self.origin
         words = [
             "kutsch-sim",
             "simulate",

@@ -26,8 +26,11 @@ def _const(value: str, n: int) -> pd.Categorical:
 
 
 def records_to_frame(rec: np.ndarray, *, players: int, item_set: str, bots: tuple[str, ...],
-                     variant: str, drink: bool, seed: int, game_start: int) -> pd.DataFrame:
-    """Label ``rec`` (int32[n_games, N_REC]) from one configuration as a DataFrame."""
+                     variant: str, drink: bool, seed: int, game_start: int,
+                     rung: tuple[str, int] | None = None) -> pd.DataFrame:
+    """Label ``rec`` (int32[n_games, N_REC]) from one configuration as a DataFrame.
+
+    ``rung`` (name, level) adds the columns ``rung`` and ``rung_level`` of a skill ladder's games."""
     n = rec.shape[0]
     cols: dict[str, object] = {
         "players": np.full(n, players, np.int8),
@@ -56,4 +59,7 @@ def records_to_frame(rec: np.ndarray, *, players: int, item_set: str, bots: tupl
         cols[f"occ_{p}"] = _labels(rec[:, REC.OCC0 + p], OCC_KEYS)
         cols[f"items_{p}"] = rec[:, REC.ITEMS0 + p].astype(np.int32)
         cols[f"bot_{p}"] = _const(bots[p] if p < players else "none", n)
+    if rung is not None:
+        cols["rung"] = _const(rung[0], n)
+        cols["rung_level"] = np.full(n, rung[1], np.int8)
     return pd.DataFrame(cols)

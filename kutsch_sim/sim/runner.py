@@ -280,7 +280,7 @@ class Run:
     def finish_chunk(self, ch: Chunk, records: np.ndarray, seconds: float) -> None:
         """Write a computed chunk (int32[games, N_REC]) and mark it done in the manifest."""
         cfg = self.configs[ch.config]
-        frame = store.records_frame(cfg, self.opts.seed, ch.game0, records)
+        frame = store.records_frame(cfg, self.opts.seed, ch.game0, records, self.opts.rung_label)
         size = store.write_chunk(self.root, ch.path, frame)
         del frame
         self.entry(ch).update(

@@ -66,8 +66,10 @@ def _fsync_replace(tmp: Path, path: Path) -> None:
     os.replace(tmp, path)
 
 
-def records_frame(cfg: GameConfig, seed: int, game0: int, records: np.ndarray) -> pd.DataFrame:
-    """Label int32[n, N_REC] records of games game0.. of ``cfg`` (the results schema)."""
+def records_frame(cfg: GameConfig, seed: int, game0: int, records: np.ndarray,
+                  rung: tuple[str, int] | None = None) -> pd.DataFrame:
+    """Label int32[n, N_REC] records of games game0.. of ``cfg`` (the results schema; ``rung``:
+    a ladder rung's name and level)."""
     return records_to_frame(
         records,
         players=cfg.players,
@@ -77,6 +79,7 @@ def records_frame(cfg: GameConfig, seed: int, game0: int, records: np.ndarray) -
         drink=cfg.drink,
         seed=seed,
         game_start=game0,
+        rung=rung,
     )
 
 

@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import ClassVar
 
 from .. import __version__
 from .._jitcache import source_hash
@@ -75,6 +76,8 @@ class StudyPart:
     items: tuple[str, ...]
     drink: bool = True
     variants: tuple[str, ...] = ()  # R10 rule variants of every game of the part
+    rung: str = ""  # a ladder's parts (kutsch_sim.sim.ladder): the rung's bot profile and level
+    rung_level: int = 0
 
     @property
     def configurations(self) -> int:
@@ -123,8 +126,13 @@ def variant_parts(variants: tuple[str, ...]) -> tuple[StudyPart, ...]:
 
 @dataclass(frozen=True)
 class StudyOptions:
-    """Checked options of a study; ``runs`` pairs each part with its ``simulate`` options."""
+    """Checked options of a study; ``runs`` pairs each part with its ``simulate`` options.
 
+    ``format`` and ``what`` name the kind of study in its manifest and messages (a ladder is a
+    study too: :class:`kutsch_sim.sim.ladder.LadderOptions`)."""
+
+    format: ClassVar[str] = FORMAT
+    what: ClassVar[str] = "study"
     games: int
     seed: int
     bots: str
@@ -158,6 +166,7 @@ class StudyOptions:
             "parts": [
                 {"name": p.name, "players": list(p.players), "items": list(p.items), "drink": p.drink}
                 | ({"variants": list(p.variants)} if p.variants else {})
+                | ({"rung": p.rung, "rung_level": p.rung_level} if p.rung else {})
                 for p, _ in self.runs
             ],
         }
@@ -202,39 +211,42 @@ def _check_variants(text: str | None) -> tuple[str, ...]:
     return names
 
 
-def read_study_manifest(out: Path) -> dict | None:
-    """The study manifest under ``out``, ``None`` if absent; :class:`KutschError` if unreadable."""
+def read_study_manifest(out: Path, fmt: str = FORMAT) -> dict | None:
+    """The manifest of a study of format ``fmt`` under ``out``, ``None`` if absent or of
+    another kind; :class:`KutschError` if unreadable."""
     try:
         m = store.read_manifest(out / RESULTS)
     except ValueError as e:
         raise KutschError(
             f"--out: {out / RESULTS / store.MANIFEST} is unreadable ({e}); use --force"
         ) from None
-    if m is not None and m.get("format") != FORMAT:
+    if m is not None and m.get("format") != fmt:
         return None
     return m
 
 
-def check_study_out(out: str | Path | None, *, resume: bool, force: bool) -> Path:
-    """``--out DIR``: new, empty, or a study (which needs ``--resume`` or ``--force``). Writes nothing."""
+def check_study_out(out: str | Path | None, *, resume: bool, force: bool, fmt: str = FORMAT,
+                    what: str = "study") -> Path:
+    """``--out DIR``: new, empty, or a study of format ``fmt`` (which needs ``--resume`` or
+    ``--force``); ``what`` names it in the messages. Writes nothing."""
     if out is None or str(out).strip() == "":
         raise KutschError("--out DIR is required: the directory the results and the report are written to")
     if resume and force:
-        raise KutschError("--resume and --force exclude each other: finish the study in --out, or replace it")
+        raise KutschError(f"--resume and --force exclude each other: finish the {what} in --out, or replace it")
     p = Path(out).expanduser().absolute()
     if p.exists() and not p.is_dir():
         raise KutschError(f"--out {p} exists and is not a directory")
     if not (p.is_dir() and any(f.is_file() for f in p.rglob("*"))):
         check_out(p / RESULTS)  # new, or only empty folders (a study stopped before its first manifest)
         return p
-    if read_study_manifest(p) is None:
+    if read_study_manifest(p, fmt) is None:
         raise KutschError(
-            f"--out {p} is not empty and holds no kutsch-sim study ({RESULTS}/{store.MANIFEST} missing); "
+            f"--out {p} is not empty and holds no kutsch-sim {what} ({RESULTS}/{store.MANIFEST} missing); "
             "choose a new or empty directory"
         )
     if not (resume or force):
         raise KutschError(
-            f"--out {p} already holds a study; pass --resume to finish it or --force to replace it"
+            f"--out {p} already holds a {what}; pass --resume to finish it or --force to replace it"
         )
     check_out(p / RESULTS, resume=True)  # writable (it holds the study manifest)
     return p
@@ -307,7 +319,7 @@ def study_options(
 
 def check_resumable(study: StudyOptions) -> None:
     """``--resume``: the study in ``--out`` and every part on disk must match these options. Writes nothing."""
-    old = read_study_manifest(study.out)
+    old = read_study_manifest(study.out, study.format)
     if old is None:
         return
     before = old.get("plan", {})
@@ -316,7 +328,7 @@ def check_resumable(study: StudyOptions) -> None:
             what = "the list of parts" if key == "parts" else f"{key} {_show(value)}"
             was = "" if key == "parts" else f" ({_show(before.get(key))})"
             raise KutschError(
-                f"--resume: {what} differs from the study in {study.out}{was}; "
+                f"--resume: {what} differs from the {study.what} in {study.out}{was}; "
                 "repeat its options or use --force to start over"
             )
     for _, opts in study.runs:
@@ -337,7 +349,7 @@ StudyProgressFn = Callable[[int, int, int], None]  # (part index, configuration 
 
 
 class Study:
-    """The standard study into ``opts.out``; see the module docstring."""
+    """A study (the standard one, or a ladder's rungs) into ``opts.out``; see the module docstring."""
 
     def __init__(self, opts: StudyOptions):
         self.opts = opts
@@ -362,13 +374,13 @@ class Study:
             from .cluster import connect
 
             connect(self.opts.scheduler).close()
-        probe_writable_dir(self.opts.out, "study")
+        probe_writable_dir(self.opts.out, self.opts.what)
         if self.opts.force:
             self._clear()
         probe_writable_dir(self.opts.results_dir, "results")
-        old = read_study_manifest(self.opts.out) or {}
+        old = read_study_manifest(self.opts.out, self.opts.format) or {}
         self.manifest = {
-            "format": FORMAT,
+            "format": self.opts.format,
             "format_version": FORMAT_VERSION,
             "package_version": __version__,
             "rules_version": RULES_VERSION,
@@ -463,7 +475,8 @@ class Study:
             games += s.games_run
             label = "" if part.drink else " no Drink"  # short: the table fits 80 columns
             label += "".join(f" {v}" for v in part.variants)
-            rows += [r | {"item_set": r["item_set"] + label} for r in s.rows]
+            rung = {"rung": part.rung} if part.rung else {}
+            rows += [r | {"item_set": r["item_set"] + label} | rung for r in s.rows]
         complete = all(s is not None and s.complete for s in self.summaries)
         done = [s for s in self.summaries if s is not None]
         return Summary(rows, games, seconds, complete, sum(s.play_seconds for s in done),
