@@ -40,6 +40,8 @@ from .study import RESULTS, StudyOptions, StudyPart, check_resumable, check_stud
 
 FORMAT = "kutsch-sim-ladder"
 STREAM = LADDER_STREAM
+CHUNK = 250  # games a chunk file: a search rung plays about 0.5 s a game at 9 players, so an
+# interrupted ladder loses about a minute of it on two threads (a finished chunk is kept)
 DEFAULT_RUNGS = ("random", "greedy", "smart", "search-s", "search-m")
 DEFAULT_PLAYERS = "3,5,6,9"
 DEFAULT_ITEMS = "basic,basic+Loge"
@@ -178,7 +180,8 @@ def ladder_options(
     for part in ladder_parts(names, counts, sets, off):
         opts = sim_options(players=",".join(map(str, part.players)), items=",".join(part.items), games=n_games,
                            seed=seed_value, bots=part.rung, threads=threads, no_drink=not part.drink,
-                           out=root / RESULTS / part.name, resume=resume, force=force, scheduler=scheduler)
+                           out=root / RESULTS / part.name, resume=resume, force=force, scheduler=scheduler,
+                           chunk_size=CHUNK)
         runs.append((part, dataclasses.replace(opts, stream=STREAM, rung=part.rung, rung_level=part.rung_level,
                                                origin=command)))
     ladder = dataclasses.replace(ladder, runs=tuple(runs))
