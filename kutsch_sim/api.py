@@ -160,13 +160,11 @@ class GameResult:
 def play_game(cfg: GameConfig, seed: int, game: int = 0, *, debug: bool = False,
               log_cap: int = 50_000) -> GameResult:
     """Play one game with its event log (for traces and tests)."""
-    from .play import play_one_nb, searching
+    from .search.games import traced_kernel
 
     seed = check_seed(seed)
     n, in_game, stamped, bots, params = cfg.arrays()
-    kernel = play_one_nb
-    if searching(bots):
-        from .search.games import play_search_one_nb as kernel
+    kernel = traced_kernel(bots)
     rec, log, sc, bel, minor = kernel(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id,
                                            game, cfg.turn_cap, cfg.drink, 1 if debug else 0, log_cap,
                                            cfg.variant_bits)
@@ -178,8 +176,9 @@ def run_batch(cfg: GameConfig, seed: int, game0: int, n_games: int, *, debug: bo
 
     Uses numba's current thread count (``numba.set_num_threads``)."""
     from .play import play_batch
+    from .search.games import batch_kernel
 
     seed = check_seed(seed)
     n, in_game, stamped, bots, params = cfg.arrays()
     return play_batch(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game0, n_games,
-                      cfg.turn_cap, cfg.drink, 1 if debug else 0, cfg.variant_bits)
+                      cfg.turn_cap, cfg.drink, 1 if debug else 0, cfg.variant_bits, kernel=batch_kernel(bots))

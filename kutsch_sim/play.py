@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from .bots.dispatch import final_beliefs_nb, seat_bots_nb, seat_one_nb
-from .bots.params import BOT_SEARCH
 from .engine.game import play_turns_nb
 from .engine.state import new_state_nb, setup_nb
 from .enums import MAX_PLAYERS, N_REC, SC
@@ -93,26 +92,20 @@ def play_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, tu
     keep_alive_nb(buf)
 
 
-def searching(bots) -> bool:
-    """Does any seat of ``bots`` (bot ids) play the search bot?"""
-    return bool(np.any(np.asarray(bots) == BOT_SEARCH))
-
-
 def play_batch(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug,
-               variants, threads=None):
+               variants, threads=None, kernel=None):
     """Play games game0 .. game0+n_games-1 of one configuration on ``threads`` threads (default:
     numba's current thread count, ``numba.set_num_threads``). Returns int32[n_games, N_REC].
 
     Threads, not a ``prange`` loop: numba compiles a parallel loop's body into three more
     libraries, each holding the whole engine and the bots again, which made a third of the cold
     compile. Each thread plays whole slices of games with :func:`play_games_nb`, which releases
-    the GIL; a game's record depends only on its own stream, so not on the slicing. With a
-    ``search`` seat the games are ``kutsch_sim.search``'s, compiled only then."""
+    the GIL; a game's record depends only on its own stream, so not on the slicing.
+    ``kernel``: another kernel of :func:`play_games_nb`'s signature (the games with searching
+    seats, ``kutsch_sim.search.games.batch_kernel``)."""
     import numba
 
-    kernel = play_games_nb
-    if searching(bots):
-        from .search.games import play_search_games_nb as kernel
+    kernel = play_games_nb if kernel is None else kernel
     out = np.zeros((n_games, N_REC), np.int32)
     threads = max(1, min(numba.get_num_threads() if threads is None else int(threads), n_games))
     args = (n, in_game, stamped, bots, bparams, seed, config_id)

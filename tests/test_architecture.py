@@ -84,13 +84,24 @@ def test_the_bots_and_the_rules_know_nothing_above_them():
     """bots/ see the enums, the random streams and the card facts, never the engine; neither
     layer imports the play layer, the notation, the runs, the report or the command line."""
     above = ("kutsch_sim.play", "kutsch_sim.notation", "kutsch_sim.sim", "kutsch_sim.report", "kutsch_sim.cli",
-             "kutsch_sim.review", "kutsch_sim.api")
+             "kutsch_sim.review", "kutsch_sim.api", "kutsch_sim.search")
     for m, deps in graph().items():
         if m.startswith(("kutsch_sim.engine", "kutsch_sim.bots")):
             bad = {d for d in deps if d.startswith(above)}
             if m.startswith("kutsch_sim.bots"):
                 bad |= {d for d in deps if d.startswith("kutsch_sim.engine")}
             assert not bad, f"{m} imports {sorted(bad)}"
+
+
+def test_the_search_sits_above_the_play_layer_and_only_runs_import_it():
+    """The search bot plays positions forward (``play``); the play layer, the rules and the
+    bots never import it, so a run without a search seat never compiles it (``play.play_batch``
+    and ``api`` import it lazily, inside the function that needs it)."""
+    g = graph()
+    for m, deps in g.items():
+        if m.startswith(("kutsch_sim.engine", "kutsch_sim.bots", "kutsch_sim.play")):
+            assert not {d for d in deps if d.startswith("kutsch_sim.search")}, m
+    assert any(d.startswith("kutsch_sim.play") for d in g["kutsch_sim.search.lookahead"])
 
 
 def test_no_import_cycle_inside_the_package():

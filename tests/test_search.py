@@ -238,3 +238,32 @@ def test_without_a_search_seat_the_games_are_smarts():
     play_search_games_nb(n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, 0, cfg.turn_cap,
                          cfg.drink, 0, cfg.variant_bits, out)
     assert np.array_equal(out, want)
+
+
+def _table(tmp_path, header_extra: str, rows: list[str]):
+    from kutsch_sim.bots.params import PARAM_NAMES, SEARCH_NAMES
+
+    core = [c for c in PARAM_NAMES if c not in SEARCH_NAMES]
+    path = tmp_path / "t.csv"
+    path.write_text("profile,bot," + ",".join(core) + header_extra + "\n" + "\n".join(rows) + "\n")
+    return path
+
+
+def test_profile_tables_take_the_search_budget_as_optional_columns(tmp_path):
+    from kutsch_sim.bots.params import BOT_SEARCH, P_SEARCH_MARGIN, P_SEARCH_SAMPLES, P_SEARCH_WIDTH
+    from kutsch_sim.bots.profiles import load_profiles
+    from kutsch_sim.errors import KutschError
+
+    vals = ",".join(["0.5"] * 17)
+    old = load_profiles(_table(tmp_path, "", [f"mine,smart,{vals}"]))  # the form without them
+    assert old["mine"].params[P_SEARCH_WIDTH:] == (0.0, 0.0, 0.0)
+    new = load_profiles(_table(tmp_path, ",search_width,search_samples,search_margin", [f"s2,search,{vals},4,10,0.5"]))
+    assert new["s2"].bot == BOT_SEARCH
+    assert (new["s2"].params[P_SEARCH_WIDTH], new["s2"].params[P_SEARCH_SAMPLES],
+            new["s2"].params[P_SEARCH_MARGIN]) == (4.0, 10.0, 0.5)
+    for row, words in ((f"s3,search,{vals},0,10,0", "whole numbers"), (f"s3,search,{vals},2.5,10,0", "whole numbers"),
+                       (f"s3,smart,{vals},4,10,0", "bot search only")):
+        with pytest.raises(KutschError, match=words):
+            load_profiles(_table(tmp_path, ",search_width,search_samples,search_margin", [row]))
+    with pytest.raises(KutschError, match="columns must be"):
+        load_profiles(_table(tmp_path, ",search_width", [f"s3,search,{vals},4"]))

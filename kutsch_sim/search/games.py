@@ -1,8 +1,8 @@
 """Whole games and batches in which some seats search (``search.lookahead``).
 
 The same entry points as ``kutsch_sim.play``'s, with each search seat's look-ahead run at the
-start of its turns. ``play.play_batch`` and ``api`` take these only when a seat's profile is a
-search profile, so that a run without one never compiles them.
+start of its turns. :func:`batch_kernel` and :func:`traced_kernel` choose them only when a
+seat's profile is a search profile, so that a run without one never compiles them.
 """
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..bots.dispatch import final_beliefs_nb
+from ..bots.params import BOT_SEARCH
 from ..engine.state import new_state_nb
 from ..enums import SC
 from ..jit import njit, record_nb
-from ..play import init_game_var_nb, keep_alive_nb
+from ..play import init_game_var_nb, keep_alive_nb, play_games_nb, play_one_nb
 from .lookahead import MAX_WIDTH, play_searching_nb
 
 
@@ -64,3 +65,19 @@ def play_search_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game
     keep_alive_nb(b1)
     keep_alive_nb(b2)
     return res
+
+
+def searching(bots) -> bool:
+    """Does any seat (or side row) of ``bots`` (bot ids) play the search bot?"""
+    return bool(np.any(np.asarray(bots) == BOT_SEARCH))
+
+
+def batch_kernel(bots):
+    """The batch kernel for these seats: :func:`play_search_games_nb` if one searches, else
+    ``play.play_games_nb`` (for ``play.play_batch``'s ``kernel``)."""
+    return play_search_games_nb if searching(bots) else play_games_nb
+
+
+def traced_kernel(bots):
+    """The traced-game kernel for these seats (``play.play_one_nb``'s signature)."""
+    return play_search_one_nb if searching(bots) else play_one_nb

@@ -34,6 +34,7 @@ from kutsch_sim.bots.params import PARAM_NAMES
 from kutsch_sim.enums import MAX_PLAYERS, REC, WIN
 from kutsch_sim.errors import KutschError
 from kutsch_sim.play import TEAM_ROWS, play_batch
+from kutsch_sim.search.games import batch_kernel
 
 from _paired import mean_ci, write_json
 
@@ -75,7 +76,7 @@ def by_side(cfg: GameConfig, first: str, second: str, seed: int, games: int) -> 
         b, p = profiles.bot_arrays((name,))
         bots12[row], par12[row] = b[0], p[0]
     return play_batch(n, in_game, stamped, bots12, par12, np.uint64(seed), cfg.config_id, 0, games, cfg.turn_cap,
-                      cfg.drink, 0, cfg.variant_bits)
+                      cfg.drink, 0, cfg.variant_bits, kernel=batch_kernel(bots12))
 
 
 def side_team(rec: np.ndarray, side: int) -> np.ndarray:
@@ -130,10 +131,9 @@ def balance(rec: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def all_against_all(cfg: GameConfig, a: str, b: str, seed: int, games: int) -> dict:
-    ra = play_batch(*GameConfig(cfg.players, cfg.item_set, (a,), cfg.drink).arrays(), np.uint64(seed),
-                    cfg.config_id, 0, games, cfg.turn_cap, cfg.drink, 0, cfg.variant_bits)
-    rb = play_batch(*GameConfig(cfg.players, cfg.item_set, (b,), cfg.drink).arrays(), np.uint64(seed),
-                    cfg.config_id, 0, games, cfg.turn_cap, cfg.drink, 0, cfg.variant_bits)
+    arrays = [GameConfig(cfg.players, cfg.item_set, (x,), cfg.drink).arrays() for x in (a, b)]
+    ra, rb = (play_batch(*arr, np.uint64(seed), cfg.config_id, 0, games, cfg.turn_cap, cfg.drink, 0, cfg.variant_bits,
+                         kernel=batch_kernel(arr[3])) for arr in arrays)
     ba, bb = balance(ra), balance(rb)
     return {k: {"a": mean_ci(ba[k]), "b": mean_ci(bb[k]), "diff": mean_ci(ba[k] - bb[k])} for k in ba}
 
