@@ -52,9 +52,10 @@ def configure() -> Path:
     return path
 
 
-def kernel_cached(kernel: str = "play_games_nb") -> bool:
-    """Whether numba's cache holds ``kernel`` of ``kutsch_sim/play.py`` (the batch kernel, or
-    ``play_one_nb`` for one traced game) compiled from *these* files. numba keeps each source
+def kernel_cached(kernel: str = "play_games_nb", source: str = "play.py") -> bool:
+    """Whether numba's cache holds ``kernel`` of ``kutsch_sim/<source>`` (the batch kernel, or
+    ``play_one_nb`` for one traced game; ``search/games.py``'s for searching seats) compiled
+    from *these* files. numba keeps each source
     folder's entries in a subfolder named after the folder and the sha1 of its absolute path
     (``numba.core.caching._CacheLocator.get_suitable_cache_subpath``), so another checkout
     of the same sources, sharing the cache folder, does not count."""
@@ -63,6 +64,6 @@ def kernel_cached(kernel: str = "play_games_nb") -> bool:
     cache = getattr(kutsch_sim, "JIT_CACHE_DIR", None)
     if cache is None:
         return True
-    folder = os.path.dirname(os.path.abspath(str(_PKG / "play.py")))
+    folder = os.path.dirname(os.path.abspath(str(_PKG / source)))
     sub = os.path.basename(folder) + "_" + hashlib.sha1(folder.encode()).hexdigest()
     return any((Path(cache) / sub).glob(f"*.{kernel}-*.nbi"))

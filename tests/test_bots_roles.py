@@ -22,6 +22,7 @@ from kutsch_sim.bots.params import (
     P_DECLARE_THRESHOLD,
     P_TOLD,
     PARAM_NAMES,
+    SEARCH_NAMES,
     ROLE_LOGE,
     ROLE_MAJORITY,
     ROLE_MINORITY,
@@ -123,12 +124,14 @@ def test_told_bits_tell_only_the_team_they_name():
 
 
 # ------------------------------------------------------------------ profile tables
-HEAD = "profile,bot,when,told," + ",".join(PARAM_NAMES)
-ONES = ",".join(["1"] * len(PARAM_NAMES))
+CORE = PARAM_NAMES[: len(PARAM_NAMES) - len(SEARCH_NAMES)]  # a table may leave out the search budget
+HEAD = "profile,bot,when,told," + ",".join(CORE)
+ONES = ",".join(["1"] * len(CORE))
+WANT = (1.0,) * len(CORE) + (0.0,) * len(SEARCH_NAMES)
 
 
 def _cells(**kw) -> str:
-    return ",".join(str(kw.get(c, "")) for c in PARAM_NAMES)
+    return ",".join(str(kw.get(c, "")) for c in CORE)
 
 
 def test_profile_tables_with_role_rows(tmp_path):
@@ -136,7 +139,7 @@ def test_profile_tables_with_role_rows(tmp_path):
     f.write_text(f"# a comment\n{HEAD}\nbold,smart,any,1,{ONES}\nbold,smart,minority,,{_cells(aggression=2.5)}\n"
                  f"bold,smart,loge,1,{_cells(pass_bias=0.5, soft_trust=1)}\n")
     prof = profiles.load_profiles(f)["bold"]
-    assert prof.told == 1 and prof.params == (1.0,) * len(PARAM_NAMES)
+    assert prof.told == 1 and prof.params == WANT
     (r1, row1), (r3, row3) = prof.roles
     assert (r1, r3) == (ROLE_MINORITY, ROLE_LOGE)
     assert row1[PARAM_NAMES.index("aggression")] == 2.5 and row1[0] == 1.0
@@ -146,8 +149,8 @@ def test_profile_tables_with_role_rows(tmp_path):
     g.write_text(profiles.profile_table("bold", prof, "written"))
     assert profiles.load_profiles(g)["bold"] == prof
     # the plain form (no when, no told) still reads
-    f.write_text(f"profile,bot,{','.join(PARAM_NAMES)}\nplain,greedy,{ONES}\n")
-    assert profiles.load_profiles(f)["plain"] == profiles.Profile(2, (1.0,) * len(PARAM_NAMES))
+    f.write_text(f"profile,bot,{','.join(CORE)}\nplain,greedy,{ONES}\n")
+    assert profiles.load_profiles(f)["plain"] == profiles.Profile(2, WANT)
 
 
 @pytest.mark.parametrize("rows, says", [
@@ -170,7 +173,7 @@ def test_bad_profile_tables_say_which_line(tmp_path, rows, says):
 
 def test_bad_header_names_the_columns(tmp_path):
     f = tmp_path / "bad.csv"
-    f.write_text(f"profile,bot,told,when,{','.join(PARAM_NAMES)}\n")
+    f.write_text(f"profile,bot,told,when,{','.join(CORE)}\n")
     with pytest.raises(KutschError, match=r"line 1: columns must be profile,bot\[,when\]\[,told\]"):
         profiles.load_profiles(f)
 

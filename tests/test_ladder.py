@@ -266,3 +266,25 @@ def test_threads_and_dask_give_the_same_records(ladder, tmp_path):
         _play(tmp_path / "dask", scheduler=c.scheduler_address, threads=1)
     _same_chunks(tmp_path / "dask" / "results", ladder[0] / "results")
     assert store.read_manifest(tmp_path / "dask" / "results" / "2-greedy")["sessions"][-1]["scheduler"]
+
+
+def test_a_search_rung_gives_the_same_records_on_threads_and_dask(tmp_path):
+    """The search bot's games too depend on (seed, configuration, game) only."""
+    distributed = pytest.importorskip("distributed")
+
+    def play(out, **kw):
+        opts = ladder_options(rungs="smart,search-s", players="5", items="basic", games=12, seed=SEED, out=out, **kw)
+        study = Study(opts)
+        study.open()
+        assert study.execute().complete
+        return _chunks(out / "results")
+
+    want = play(tmp_path / "t1", threads=1)
+    assert len(want) == 4 and any(k.startswith("2-search-s/") for k in want)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as c:
+        runs = {"t2": play(tmp_path / "t2", threads=2), "dask": play(tmp_path / "dask", scheduler=c.scheduler_address,
+                                                                      threads=2)}
+    for got in runs.values():
+        assert got.keys() == want.keys()
+        for k in want:
+            assert pq.read_table(got[k]).equals(pq.read_table(want[k])), k

@@ -369,10 +369,10 @@ def choose_action_nb(v):
         for j in range(v.n_opts):
             if v.opts[j] == pre:
                 found = j
-        if found >= 0:
+        if found >= 0 and found != i:
             i = found
-        else:
-            pre = -1  # not legal now (a Diplomat's exchange before the action, R8): my own choice
+        else:  # my own choice (the preset is illegal after a Diplomat's exchange, R8), and my reason
+            pre = -1
     o = v.opts[i]
     act = o // ACT_MUL
     r = int(score[REASON_AT + i])
@@ -406,7 +406,7 @@ def choose_action_nb(v):
                 # made on purpose and said in the trace
                 v.out[0] = R_DECLARE_LOGE_ALONE
                 v.out[2] = int(100 * p_team)
-    if pre >= 0:  # the plans above are those of the action taken; the trace says why it was taken
+    if pre >= 0:  # the plans above are those of the action taken; the trace says why it was taken instead
         v.out[0] = R_SEARCH_PICK
         v.out[2] = mem[M_PRESET_ODDS]
     return i

@@ -117,8 +117,8 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
     ("declare_with_team", "declares with its team, though it could win alone with the Coat of Armor of the "
      "Loge: both are certain, and the team wins with it", "none"),
     ("support_price", "stays neutral: too little at stake to show its team", "none"),
-    ("search_pick", "chooses its action by look-ahead: {value}% of the worlds sampled from its view, played "
-     "on to the end, were won", "value"),
+    ("search_pick", "prefers this by look-ahead: it won {value}% of the worlds sampled from its view, played on "
+     "to the end, where its heuristic (smart's) choice won {base}%", "odds"),
 )
 N_REASONS = len(REASON_TABLE)
 REASON_KEYS = tuple(r[0] for r in REASON_TABLE)
@@ -231,6 +231,8 @@ def _d_text(kind: str, d: int) -> dict[str, str]:
         return {"card": CARD_NAMES[d] if 0 <= d < len(CARD_NAMES) else "nothing"}
     if kind == "value":
         return {"value": str(d)}
+    if kind == "odds":  # two percentages: 1000 x the one taken + the base's
+        return {"value": str(d // 1000), "base": str(d % 1000)}
     if kind == "src":
         return {"src": SRC_LABELS[d] if 0 <= d < len(SRC_LABELS) else "bonus"}
     if kind == "occ":

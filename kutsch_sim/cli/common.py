@@ -126,8 +126,8 @@ COMPILING = ("kutsch-sim: compiling the engine (first run of these sources: abou
              "cached afterwards)")
 
 
-def kernel_cached(kernel: str = "play_games_nb") -> bool:
+def kernel_cached(kernel: str = "play_games_nb", source: str = "play.py") -> bool:
     """Whether numba's cache holds ``kernel`` compiled from these sources (kutsch_sim._jitcache)."""
     from .._jitcache import kernel_cached as cached
 
-    return cached(kernel)
+    return cached(kernel, source)

@@ -39,7 +39,10 @@ def play_cmd(
                          parse_variants(variant), LADDER_STREAM if ladder else "")
     except KutschError as e:
         fail(str(e))
-    if not common.kernel_cached("play_one_nb"):
+    from ..search.games import searching
+
+    kernel = ("play_search_one_nb", "search/games.py") if searching(cfg.arrays()[3]) else ("play_one_nb", "play.py")
+    if not common.kernel_cached(*kernel):
         typer.echo(common.COMPILING, err=True)
     result = play_game(cfg, seed, game, debug=debug)
     from ..bots.reasons import reason_row_text

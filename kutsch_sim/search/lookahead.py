@@ -130,7 +130,8 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
             best = j
             gain = d
     st.mem.bmem[me, M_PRESET] = cand[best] + 1
-    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(round(100.0 * wins[best] / samples))
+    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(1000 * round(100.0 * wins[best] / samples)
+                                              + round(100.0 * wins[0] / samples))
 
 
 @njit(cache=True)
