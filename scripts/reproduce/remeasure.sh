@@ -8,13 +8,14 @@
 #
 # Steps (in this order; on the 2-core machine the core steps take about 6 minutes):
 #   core:   sample bots_eval variants calibration decision_checks limit_gifts wrong_decl variants_sanity
-#   extras: soft_trust cycle_profile
+#   extras: soft_trust cycle_profile ladder search
 #
 # What it writes:
 #   runs/remeasure/log.txt         start/end time of every step (appended)
 #   runs/remeasure/out/<step>.out/.err stdout/stderr of every step; the scripts' outputs under out/
 #   runs/remeasure/old_reports/    a copy of reports/ taken before the first step (only if absent)
-#   reports/sample-study, reports/variants-study, reports/bots   the new files, copied in place
+#   reports/sample-study, reports/variants-study, reports/bots, reports/ladder, reports/search
+#                                  the new files, copied in place
 #   runs/sample, runs/variants     the study folders (gitignored). They stay under the repo on
 #                                  purpose: the study writes its absolute --out path into
 #                                  report.md ("Produced by: ... --out <repo>/runs/sample"),
@@ -178,8 +179,29 @@ step_cycle_profile() {
   "$PY" scripts/dev/cycle_profile.py >"$OUT/cycle_profile.md"
 }
 
+# 11. The skill ladder (random, greedy, smart, search-s, search-m; 3, 5, 6, 9 players x basic,
+#     basic+Loge, and basic with the Drink off at 3, 5, 9; 2,000 games a cell, seed 2026) ->
+#     reports/ladder. Feeds README.md (its headline) and docs/ladder.md. About 75 minutes on
+#     2 cores, nearly all of it the search rungs; `--resume` finishes an interrupted one.
+step_ladder() {
+  kutsch-sim ladder --seed 2026 --out "$RUNS/ladder" --force
+  copy_study "$RUNS/ladder" reports/ladder
+}
+
+# 12. The search profiles against smart, pure-team games at 6 players, full, seed 7 (2,000 deals;
+#     1,000 for search-l) -> reports/search/*.json. Feeds docs/search.md. About 40 minutes.
+step_search() {
+  local p
+  for p in search-s search-m; do
+    "$PY" scripts/analyse/duel.py --a $p --b smart --players 6 --items full --games 2000 --seed 7 \
+      --json reports/search/${p}_vs_smart.json >"$OUT/${p}_vs_smart.md"
+  done
+  "$PY" scripts/analyse/duel.py --a search-l --b smart --players 6 --items full --games 1000 --seed 7 \
+    --json reports/search/search-l_vs_smart.json >"$OUT/search-l_vs_smart.md"
+}
+
 CORE=(sample bots_eval variants calibration decision_checks limit_gifts wrong_decl variants_sanity)
-EXTRA=(soft_trust cycle_profile)
+EXTRA=(soft_trust cycle_profile ladder search)
 
 if [[ $# -eq 0 ]]; then
   steps=("${CORE[@]}")
