@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -133,12 +132,7 @@ class LadderOptions(StudyOptions):
         words = ["kutsch-sim", "ladder", "--rungs", ",".join(self.rungs), "--players", ",".join(map(str, self.players)),
                  "--items", ",".join(self.items), "--drink-off", ",".join(self.drink_off) or "none",
                  "--games", str(self.games), "--seed", str(self.seed)]
-        if self.threads:
-            words += ["--threads", str(self.threads)]
-        if self.scheduler:
-            words += ["--scheduler", self.scheduler]
-        words += ["--out", str(self.out), *extra]
-        return " ".join(shlex.quote(w) for w in words)
+        return self.quoted(words, *extra)
 
 
 def ladder_options(

@@ -185,12 +185,13 @@ class StudyOptions:
         ]
         if self.variants:
             words += ["--variants", ",".join(self.variants)]
-        if self.threads:
-            words += ["--threads", str(self.threads)]
-        if self.scheduler:
-            words += ["--scheduler", self.scheduler]
-        words += ["--out", str(self.out), *extra]
-        return " ".join(shlex.quote(w) for w in words)
+        return self.quoted(words, *extra)
+
+    def quoted(self, words: list[str], *extra: str) -> str:
+        """``words`` with the run's threads, scheduler and ``--out`` (then ``extra``), as one shell line."""
+        words += ["--threads", str(self.threads)] if self.threads else []
+        words += ["--scheduler", self.scheduler] if self.scheduler else []
+        return " ".join(shlex.quote(w) for w in [*words, "--out", str(self.out), *extra])
 
 
 def _check_variants(text: str | None) -> tuple[str, ...]:
