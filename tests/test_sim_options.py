@@ -220,10 +220,10 @@ def test_play_says_when_it_compiles(monkeypatch, tmp_path):
     ours.mkdir()
     (ours / "play.play_one_nb-169.py311.nbi").write_bytes(b"")
     assert common.kernel_cached("play_one_nb") and not common.kernel_cached()
-    monkeypatch.setattr(common, "kernel_cached", lambda kernel="play_games_nb": False)
+    monkeypatch.setattr(common, "kernel_cached", lambda kernel="play_games_nb", source="play.py": False)
     res = CliRunner().invoke(cli_app, ["play", "-n", "3", "-s", "2"])
     assert res.exit_code == 0
     assert res.output.count("compiling the engine") == 1
-    monkeypatch.setattr(common, "kernel_cached", lambda kernel="play_games_nb": True)
+    monkeypatch.setattr(common, "kernel_cached", lambda kernel="play_games_nb", source="play.py": True)
     res = CliRunner().invoke(cli_app, ["play", "-n", "3", "-s", "2"])
     assert res.exit_code == 0 and "compiling the engine" not in res.output
