@@ -369,6 +369,7 @@ def choose_action_nb(v):
         for j in range(v.n_opts):
             if v.opts[j] == pre:
                 found = j
+                break
         if found >= 0 and found != i:
             i = found
         else:  # my own choice (the preset is illegal after a Diplomat's exchange, R8), and my reason

@@ -35,7 +35,7 @@ P_FIGHT_READ = 13  # 1 = a fight estimate counts the supporters' known bonuses (
 P_LOGE_PLAY = 14  # while holding the Loge: weight of any victory item as a step to a solo win (R6.5)
 P_SUPPORT_PRICE = 15  # a support shows my team (R5.3): back a side only when what my +1 is worth passes this
 P_LOGE_HIDE = 16  # while holding the Loge near a solo win: weight of keeping my hand from being seen (R6.5)
-P_SEARCH_WIDTH = 17  # search: how many of smart's best-scored actions the look-ahead compares
+P_SEARCH_WIDTH = 17  # search: how many actions the look-ahead compares (at most SEARCH_MAX_WIDTH)
 P_SEARCH_SAMPLES = 18  # search: sampled worlds (one rollout each) per compared action
 P_SEARCH_MARGIN = 19  # search: standard errors by which another action must beat smart's own choice
 
@@ -61,6 +61,7 @@ PARAM_NAMES = (
     "search_samples",
     "search_margin",
 )
+SEARCH_MAX_WIDTH = 64  # the look-ahead's candidate buffer (kutsch_sim.search.lookahead)
 SEARCH_NAMES = PARAM_NAMES[P_SEARCH_WIDTH:]  # the search budget: optional columns of a profile table (0 if absent)
 assert len(PARAM_NAMES) < N_BPARAM  # the last slot is the told bits (P_TOLD, below)
 
@@ -78,7 +79,7 @@ M_LAST_CARD = 8  # last card offered
 M_CLAIR_2ND = 9  # the card the seat put second from the top with the Clairvoyant (-1)
 M_SAW_DECK = 10  # 1 once the seat has looked through the item deck (the Clairvoyant): cards seen there
 M_PASSED = 11  # the card the seat passed on in the Sextant round under way (-1)
-M_PRESET = 12  # the search bot: its next turn's action chosen by look-ahead, + 1 (0 = none; dispatch)
+M_PRESET = 12  # the search bot: its next turn's action chosen by look-ahead, + 1 (0 = none; taken by act.py)
 M_PRESET_ODDS = 13  # the search bot: 1000 x the percent of that action's sampled worlds won + smart's choice's (its trace)
 
 # ----------------------------------------------------------- the told bracket and role rows

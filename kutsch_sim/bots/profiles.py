@@ -37,6 +37,7 @@ from .params import (
     P_TOLD,
     PARAM_NAMES,
     ROLE_NAMES,
+    SEARCH_MAX_WIDTH,
     SEARCH_NAMES,
     TOLD_NAME,
 )
@@ -88,12 +89,15 @@ def _number(path: Path, lineno: int, col: str, text: str) -> float:
 
 
 def _check_search(path: Path, lineno: int, bot: str, values: list[float]) -> None:
-    """A search profile's width and samples are whole numbers from 1; other bots have no budget."""
+    """A search profile's width (at most SEARCH_MAX_WIDTH) and samples are whole numbers from 1;
+    other bots have no budget."""
     budget = values[-len(SEARCH_NAMES):]
     if bot == "search":
-        if any(x < 1 or x != int(x) or x > 4096 for x in budget[:2]):
-            raise KutschError(f"{path}: line {lineno}: {' and '.join(SEARCH_NAMES[:2])} must be whole numbers "
-                              f"from 1 to 4096 for a search profile")
+        width, samples = budget[:2]
+        if any(x < 1 or x != int(x) for x in (width, samples)) or width > SEARCH_MAX_WIDTH or samples > 4096:
+            raise KutschError(f"{path}: line {lineno}: search_width and search_samples must be whole numbers from "
+                              f"1 (search_width at most {SEARCH_MAX_WIDTH}, search_samples at most 4096) for a "
+                              f"search profile")
     elif any(budget):
         raise KutschError(f"{path}: line {lineno}: {', '.join(SEARCH_NAMES)} are for bot search only; "
                           f"leave them 0 or empty")

@@ -25,24 +25,31 @@ def work_states_nb():
     return new_state_nb(0, no_script), new_state_nb(0, no_script), new_state_nb(0, no_script)
 
 
+@njit(cache=True)
+def play_to_end_nb(st):
+    """Play ``st`` from a turn boundary to its end, the searching seats looking ahead
+    (``lookahead.play_searching_nb``) on work states of this call's own."""
+    b0, b1, b2 = work_states_nb()
+    cand = np.zeros(MAX_WIDTH, np.int64)
+    wins = np.zeros(2 * MAX_WIDTH, np.float64)
+    play_searching_nb(st, record_nb(b0), record_nb(b1), record_nb(b2), cand, wins)
+    keep_alive_nb(b0)
+    keep_alive_nb(b1)
+    keep_alive_nb(b2)
+
+
 @njit(cache=True, nogil=True)
 def play_search_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, turn_cap, drink_on, debug,
                          variants, out):
     """``play.play_games_nb`` with searching seats: games game0 .. game0+len(out)-1 into ``out``."""
     buf = new_state_nb(0, np.zeros((0, 3), np.int32))
     st = record_nb(buf)
-    b0, b1, b2 = work_states_nb()
-    cand = np.zeros(MAX_WIDTH, np.int64)
-    wins = np.zeros(2 * MAX_WIDTH, np.float64)
     for i in range(out.shape[0]):
         init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap, drink_on,
                          debug, variants)
-        play_searching_nb(st, record_nb(b0), record_nb(b1), record_nb(b2), cand, wins)
+        play_to_end_nb(st)
         out[i, :] = st.rec
     keep_alive_nb(buf)
-    keep_alive_nb(b0)
-    keep_alive_nb(b1)
-    keep_alive_nb(b2)
 
 
 @njit(cache=True)
@@ -51,19 +58,13 @@ def play_search_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game
     """``play.play_one_nb`` with searching seats: one game with its event log."""
     buf = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
     st = record_nb(buf)
-    b0, b1, b2 = work_states_nb()
-    cand = np.zeros(MAX_WIDTH, np.int64)
-    wins = np.zeros(2 * MAX_WIDTH, np.float64)
     init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
                      variants)
-    play_searching_nb(st, record_nb(b0), record_nb(b1), record_nb(b2), cand, wins)
+    play_to_end_nb(st)
     final_beliefs_nb(st)
     m = min(st.sc[SC.N_EVENTS], st.sc[SC.LOG_CAP])
     res = (st.rec.copy(), st.log[:m].copy(), st.sc.copy(), st.mem.bel_team.copy(), st.mem.bel_minor.copy())
     keep_alive_nb(buf)
-    keep_alive_nb(b0)
-    keep_alive_nb(b1)
-    keep_alive_nb(b2)
     return res
 
 

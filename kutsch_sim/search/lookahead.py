@@ -26,16 +26,24 @@ from __future__ import annotations
 import numpy as np
 
 from ..bots.dispatch import bot_choose_nb, refresh_seat_nb
-from ..bots.params import BOT_SEARCH, M_PRESET, M_PRESET_ODDS, P_SEARCH_MARGIN, P_SEARCH_SAMPLES, P_SEARCH_WIDTH
+from ..bots.params import (
+    BOT_SEARCH,
+    M_PRESET,
+    M_PRESET_ODDS,
+    P_SEARCH_MARGIN,
+    P_SEARCH_SAMPLES,
+    P_SEARCH_WIDTH,
+    SEARCH_MAX_WIDTH,
+)
 from ..engine.game import action_options_nb, play_turns_nb
-from ..enums import ACT_DECLARE, ACT_MUL, DEC, SC, VAR
+from ..enums import ACT_DECLARE, ACT_MUL, DEC, SC, VAR, WIN
 from ..jit import njit
 from ..play import copy_state_nb, fork_stream_nb
 from ..rng import mix64_nb, stream_key_nb
 from .sample import sample_world_nb
 
 SURE = 999.0  # smart scores a declaration 1000 x P(success) (bots.act); from here it is sure
-MAX_WIDTH = 64
+MAX_WIDTH = SEARCH_MAX_WIDTH
 
 
 @njit(cache=True)
@@ -74,7 +82,7 @@ def candidates_nb(base, me, width, cand):
 def won_nb(st, me):
     """1.0 if seat ``me`` won the finished game ``st`` (its team's win, or its own solo win)."""
     w = st.sc[SC.WINNER]
-    if w == st.assoc[me] or (w == 2 and st.sc[SC.SOLO_SEAT] == me):
+    if w == st.assoc[me] or (w == WIN.SOLO and st.sc[SC.SOLO_SEAT] == me):  # WIN.ORDER/BROTHERHOOD are the teams
         return 1.0
     return 0.0
 
