@@ -19,18 +19,21 @@ cacheable), and the outermost compile runs at ``OUTER_OPT``. Unless the user set
 1 and keeps the outermost LLVM passes at 3. Same results (no fast-math, so no reordered
 arithmetic: the golden records check it), the same speed of the kernels that run, and about
 a third less cold compile (``docs/performance.md``). A nested function called later from
-Python runs its level-1 code, which only the tests do.
+Python runs its level-1 code, which only the tests do. Parts of a kernel compiled ahead of it
+on two processes (``kutsch_sim.parallel_compile``) are compiled at the nested level too
+(:func:`compiling_parts`), so the kernel links the same code either way.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import numpy as np
 from numba import config, njit
 from numba.core import event
 
-__all__ = ["NESTED_OPT", "OUTER_OPT", "njit", "record_nb"]
+__all__ = ["NESTED_OPT", "OUTER_OPT", "compiling_parts", "njit", "record_nb"]
 
 NESTED_OPT = 1
 OUTER_OPT = int(os.environ.get("KUTSCH_SIM_OUTER_OPT") or int(config.OPT))
@@ -43,16 +46,31 @@ class _OptimiseOutermost(event.Listener):
 
     def __init__(self) -> None:
         self._levels: list = []
+        self.parts = False  # compiling_parts: nothing compiled now is an outermost kernel
 
     def on_start(self, event_) -> None:
         self._levels.append(config.OPT)
-        config.OPT = OUTER_OPT if len(self._levels) == 1 else min(NESTED_OPT, OUTER_OPT)
+        outermost = len(self._levels) == 1 and not self.parts
+        config.OPT = OUTER_OPT if outermost else min(NESTED_OPT, OUTER_OPT)
 
     def on_end(self, event_) -> None:
         config.OPT = self._levels.pop()
 
 
-event.register("numba:compile", _OptimiseOutermost())
+_LEVELS = _OptimiseOutermost()
+event.register("numba:compile", _LEVELS)
+
+
+@contextlib.contextmanager
+def compiling_parts():
+    """Compile functions called from Python as if another's compile called them (at
+    ``NESTED_OPT``): parts of a kernel compiled ahead of it (``kutsch_sim.parallel_compile``),
+    whose code only ever runs linked into the kernel."""
+    was, _LEVELS.parts = _LEVELS.parts, True
+    try:
+        yield
+    finally:
+        _LEVELS.parts = was
 
 DISABLE_JIT = bool(config.DISABLE_JIT)
 

@@ -105,7 +105,10 @@ def play_batch(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_gam
     seats, ``kutsch_sim.search.games.batch_kernel``)."""
     import numba
 
+    from .parallel_compile import parts_first
+
     kernel = play_games_nb if kernel is None else kernel
+    parts_first(kernel)  # a cold compile: its independent parts on two processes
     out = np.zeros((n_games, N_REC), np.int32)
     threads = max(1, min(numba.get_num_threads() if threads is None else int(threads), n_games))
     args = (n, in_game, stamped, bots, bparams, seed, config_id)

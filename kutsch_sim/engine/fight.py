@@ -87,7 +87,15 @@ def offer_play_nb(st, p, src, a, d, pa, sa, pd, sd):
 
 @njit(cache=True, inline="always")
 def fight_nb(st, a, d):
-    """Seat a attacks seat d. Returns FIGHT_DONE, FIGHT_PRIEST or FIGHT_DOCTOR."""
+    """Seat a attacks seat d. Returns FIGHT_DONE, FIGHT_PRIEST or FIGHT_DOCTOR. (An inlined
+    wrapper: the body compiles once, for int64 arguments, as a library of its own, so that a
+    cold compile builds it beside the Diplomat's chain: ``kutsch_sim.parallel_compile``.)"""
+    return fight_body_nb(st, np.int64(a), np.int64(d))
+
+
+@njit(cache=True)
+def fight_body_nb(st, a, d):
+    """:func:`fight_nb`'s body (int64 arguments)."""
     n = st.sc[SC.N]
     log_nb(st, EV.ATTACK, a, d, 0, 0)
     st.dctx[DCTX_A] = a
