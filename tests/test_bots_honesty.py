@@ -33,6 +33,8 @@ import pytest
 
 from kutsch_sim.enums import DECISION_LABELS
 
+pytestmark = pytest.mark.apart  # every test here plays in a subprocess without the JIT
+
 HELPER = Path(__file__).with_name("_helpers_honesty_check.py")
 S = ["smart"]
 # 3-10 players, the item sets, every variant (R10), greedy seats among smart ones

@@ -48,6 +48,7 @@ def fresh_run(tmp_path_factory) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.apart
 def test_the_helper_does_its_share(fresh_run):
     assert fresh_run["ok"]
     helper = [added for _, side, added in fresh_run["record"] if side == "helper"]
@@ -58,6 +59,7 @@ def test_the_helper_does_its_share(fresh_run):
             assert f"kutsch_sim.{module}.{func}" in added, (name, added)
 
 
+@pytest.mark.apart
 def test_no_stage_compiles_one_function_on_both_sides(fresh_run):
     sides: dict[int, dict[str, set]] = {}
     for stage, side, added in fresh_run["record"]:
@@ -68,6 +70,7 @@ def test_no_stage_compiles_one_function_on_both_sides(fresh_run):
         assert not both, f"stage {stage}: compiled on both sides: {sorted(both)}"
 
 
+@pytest.mark.apart
 def test_every_part_has_the_argument_types_the_kernel_calls_it_with(fresh_run):
     """After the kernel's compile each part's function has only the compilations the plan
     made: the kernel called it with the part's types (other types would be another
