@@ -166,10 +166,10 @@ def play_game(cfg: GameConfig, seed: int, game: int = 0, *, debug: bool = False,
     seed = check_seed(seed)
     n, in_game, stamped, bots, params = cfg.arrays()
     kernel = traced_kernel(bots)
-    parts_first(kernel)  # a cold compile: its independent parts on two processes
-    rec, log, sc, bel, minor = kernel(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id,
-                                           game, cfg.turn_cap, cfg.drink, 1 if debug else 0, log_cap,
-                                           cfg.variant_bits)
+    with parts_first(kernel):  # a cold compile: its independent parts on two processes first
+        rec, log, sc, bel, minor = kernel(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id,
+                                          game, cfg.turn_cap, cfg.drink, 1 if debug else 0, log_cap,
+                                          cfg.variant_bits)
     return GameResult(cfg, seed, game, rec, log, sc, bel, minor)
 
 

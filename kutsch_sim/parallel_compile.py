@@ -33,6 +33,7 @@ this process compiles whatever is missing itself.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -149,12 +150,37 @@ def parts_wanted(kernel) -> bool:
 
 _ONE_AT_A_TIME = threading.Lock()
 
+# The plan as this process ran it, if it did: {"ok": the helper did its share, "record": what
+# each side added stage by stage (compile_batch_parts), "by_kernel": the functions the kernel's
+# own compile then compiled, none of them a part's}. Read by the tests.
+LAST_RUN: dict | None = None
 
-def parts_first(kernel) -> None:
-    """Before ``kernel``'s first call: compile its parts on two processes if that is wanted."""
+
+@contextlib.contextmanager
+def parts_first(kernel):
+    """Around ``kernel``'s first call: compile its parts on two processes first if that is
+    wanted, then note the functions the kernel's own compile adds (:data:`LAST_RUN`)."""
+    global LAST_RUN
     with _ONE_AT_A_TIME:
-        if parts_wanted(kernel):
-            compile_batch_parts()
+        ran = parts_wanted(kernel)
+        if ran:
+            record: list = []
+            LAST_RUN = {"ok": compile_batch_parts(record), "record": record, "by_kernel": []}
+    if not ran:
+        yield
+        return
+    from numba.core import event
+
+    class Compiled(event.Listener):
+        def on_start(self, ev) -> None:
+            f = ev.data["dispatcher"].py_func
+            LAST_RUN["by_kernel"].append(f"{f.__module__}.{f.__name__}")
+
+        def on_end(self, ev) -> None:
+            pass
+
+    with event.install_listener("numba:compile", Compiled()):
+        yield
 
 
 def compile_batch_parts(record: list | None = None) -> bool:

@@ -108,23 +108,23 @@ def play_batch(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_gam
     from .parallel_compile import parts_first
 
     kernel = play_games_nb if kernel is None else kernel
-    parts_first(kernel)  # a cold compile: its independent parts on two processes
     out = np.zeros((n_games, N_REC), np.int32)
     threads = max(1, min(numba.get_num_threads() if threads is None else int(threads), n_games))
     args = (n, in_game, stamped, bots, bparams, seed, config_id)
     rest = (turn_cap, drink_on, debug, variants)
-    if threads == 1:
-        kernel(*args, game0, *rest, out)
-        return out
-    from concurrent.futures import ThreadPoolExecutor
+    with parts_first(kernel):  # a cold compile: its independent parts on two processes first
+        if threads == 1:
+            kernel(*args, game0, *rest, out)
+            return out
+        from concurrent.futures import ThreadPoolExecutor
 
-    n_slices = min(n_games, 8 * threads)  # a few slices a thread even out their lengths
-    bounds = [k * n_games // n_slices for k in range(n_slices + 1)]
-    with ThreadPoolExecutor(max_workers=threads) as ex:
-        jobs = [ex.submit(kernel, *args, game0 + lo, *rest, out[lo:hi])
-                for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
-        for j in jobs:
-            j.result()
+        n_slices = min(n_games, 8 * threads)  # a few slices a thread even out their lengths
+        bounds = [k * n_games // n_slices for k in range(n_slices + 1)]
+        with ThreadPoolExecutor(max_workers=threads) as ex:
+            jobs = [ex.submit(kernel, *args, game0 + lo, *rest, out[lo:hi])
+                    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+            for j in jobs:
+                j.result()
     return out
 
 

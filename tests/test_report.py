@@ -21,6 +21,8 @@ from kutsch_sim.report import stats, tables
 
 from _helpers_report import concat, make_games, make_study
 
+pytestmark = pytest.mark.apart  # tables and plots of made-up records: no kernel runs
+
 
 # ---------------------------------------------------------------- the generator follows the schema
 def _schema_columns() -> list[str]:

@@ -21,6 +21,8 @@ from kutsch_sim.report.render import write_report
 
 from _helpers_report import concat, make_games, make_study
 
+pytestmark = pytest.mark.apart  # tables and plots of made-up records: no kernel runs
+
 BRACKET = re.compile(r"\(95% interval(?: over \d+ pairs)? (\S+) to (\S+?)(?: points)?; corrected ([\d.]+)% interval "
                      r"(\S+) to (\S+?)(?: points)?\): (clear|likely|noise)")
 

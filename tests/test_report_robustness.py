@@ -17,6 +17,8 @@ from kutsch_sim.report.render import write_report
 
 from _helpers_report import concat, make_games
 
+pytestmark = pytest.mark.apart  # tables and plots of made-up records: no kernel runs
+
 # weakest first; deliberately not alphabetical, so an alphabetical sort would crown another rung
 LADDER = (("strong", 3), ("medium", 2), ("weak", 1))
 

@@ -19,6 +19,8 @@ from kutsch_sim.report.render import write_report
 
 from _helpers_report import concat, make_games, make_study
 
+pytestmark = pytest.mark.apart  # tables and plots of made-up records: no kernel runs
+
 
 @pytest.fixture(scope="module")
 def study() -> pd.DataFrame:
