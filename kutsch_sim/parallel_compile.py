@@ -24,7 +24,7 @@ the code as it is, for every stage.
 **The same code.** A part compiles at the level numba uses for a function compiled inside
 another's compile (``kutsch_sim.jit.compiling_parts``), and the kernel links the same LLVM
 modules whether they were compiled in this process or loaded from the cache, so the games are
-the same (the golden records are checked with and without it).
+the same (``scripts/golden.py --check`` passes either way).
 
 Skipped, leaving numba's serial compile, when: the kernel is already compiled or cached, the
 machine has one core, the JIT is off, or ``KUTSCH_SIM_PARALLEL_COMPILE=0``. If the helper fails,
@@ -71,11 +71,13 @@ PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "fight": ("engine.fight", "fight_body_nb", ("st", "i8", "i8")),
 }
 
-# (this process's parts, the helper's parts), stage by stage. First the few small functions
-# both sides' parts call (while the helper starts); then two parts of about 16 s of one core
-# each on host C; then the bots' entry, the decision, which every rule below the turn calls, and
-# the Clairvoyant's window on every draw; then the Diplomat's chain of trades, effects and
-# draws. What is left (the turn loop and the kernel) is compiled by the kernel.
+# (this process's parts, the helper's parts), stage by stage. First the small functions both
+# sides' later parts call (while the helper starts); then about 16 s of one core each on host
+# C: the event log with the observers, the set-up and the bots' beliefs here, the bots'
+# policies there; then the bots' entry and the decision, which every rule below the turn
+# calls; then the draw with the Clairvoyant's window and the hand limit beside a look at an
+# association card; then the fight beside the Diplomat's chain of trades and effects. What is
+# left (the turn loop and the kernel's own loop) is compiled by the kernel.
 STAGES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("below", "below_0", "hand_options"), ()),
     (("log_row", "init_game", "seat_beliefs", "refresh_seat", "hard_seat", "see_items", "announce", "see_occ",
@@ -85,7 +87,7 @@ STAGES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("fight",), ("diplomat",)),
 )
 
-_LAST = ("diplomat_body_nb", "engine/trade.py")  # cached once a plan has run to its end
+_LAST = ("diplomat_body_nb", "engine/trade.py")  # cached: these sources compiled before, parts and all
 _HELPER = [sys.executable, "-m", "kutsch_sim.parallel_compile"]
 
 
