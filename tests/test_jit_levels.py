@@ -37,3 +37,35 @@ def test_nested_compiles_run_at_the_nested_level_and_the_outermost_at_its_own():
         event.unregister("numba:compile", spy)
     assert seen == [("outer", jit.OUTER_OPT), ("inner", min(jit.NESTED_OPT, jit.OUTER_OPT))]
     assert before == config.OPT
+
+
+def test_parts_compiled_ahead_of_their_kernel_run_at_the_nested_level():
+    """``jit.compiling_parts`` (kutsch_sim.parallel_compile): a function called from Python
+    inside it compiles as if another's compile called it, and the outermost level is back
+    after it."""
+    seen: list[tuple[str, int]] = []
+
+    class Spy(event.Listener):
+        def on_start(self, ev):
+            seen.append((ev.data["dispatcher"].py_func.__name__, int(config.OPT)))
+
+        def on_end(self, ev):
+            pass
+
+    @njit(cache=False)
+    def part(x):
+        return x - 1
+
+    @njit(cache=False)
+    def kernel(x):
+        return part(x) * 3
+
+    spy = Spy()
+    event.register("numba:compile", spy)
+    try:
+        with jit.compiling_parts():
+            assert part(5) == 4
+        assert kernel(5) == 12
+    finally:
+        event.unregister("numba:compile", spy)
+    assert seen == [("part", min(jit.NESTED_OPT, jit.OUTER_OPT)), ("kernel", jit.OUTER_OPT)]
