@@ -163,3 +163,24 @@ def test_report_disk_full_keeps_the_old_report(tmp_path, monkeypatch, reference)
     assert {"report.md", "report.html", "tables", "figures"} <= {p.name for p in out.iterdir()}
     assert "the old report" not in (out / "report.md").read_text()
     assert not list(out.glob(".staging-*"))
+
+
+def test_a_ctrl_c_that_surfaces_as_another_error_ends_in_one_line(monkeypatch, capsys):
+    """A Ctrl-C that lands in a callback numba's compiler makes from C is dropped there, and the
+    compile then fails with an error of its own: after a Ctrl-C any error ends in one line and
+    exit code 130. Without a Ctrl-C, an error is not hidden."""
+    from kutsch_sim.cli import app as cli_app
+
+    def failing_compile():
+        raise RuntimeError("no compiled object yet for <Library 'init_game_var_nb'>")
+
+    monkeypatch.setattr(cli_app, "app", failing_compile)
+    monkeypatch.setattr(cli_app.threading, "main_thread", lambda: None)  # keep pytest's own SIGINT handler
+    monkeypatch.setattr(cli_app, "_INTERRUPTED", True)
+    with pytest.raises(SystemExit) as ex:
+        cli_app.main()
+    assert ex.value.code == 130
+    assert capsys.readouterr().err.strip() == "kutsch-sim: interrupted (Ctrl-C); what was finished is kept"
+    monkeypatch.setattr(cli_app, "_INTERRUPTED", False)
+    with pytest.raises(RuntimeError):
+        cli_app.main()

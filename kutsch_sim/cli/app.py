@@ -7,7 +7,9 @@ any work starts.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 
 import typer
 
@@ -38,12 +40,43 @@ for _name, _cmd in (("play", play_cmd), ("simulate", simulate_cmd), ("study", st
     app.command(_name)(_cmd)
 
 
+_INTERRUPTED = False
+
+
+def _on_ctrl_c(signum, frame) -> None:
+    global _INTERRUPTED
+    _INTERRUPTED = True
+    raise KeyboardInterrupt
+
+
+def _quiet_after_ctrl_c(hook):
+    """sys.unraisablehook that says nothing of a Ctrl-C swallowed inside a C callback."""
+
+    def quiet(unraisable) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            hook(unraisable)
+
+    return quiet
+
+
 def main() -> None:
+    # A Ctrl-C can land inside a callback numba's compiler (llvmlite) makes from C, where Python
+    # only prints and drops it; the compile then fails later with an error of its own. The
+    # commands handle KeyboardInterrupt themselves (what is kept, exit 130); this catches the
+    # other shape of the same Ctrl-C, so it too ends in one line.
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, _on_ctrl_c)
+        sys.unraisablehook = _quiet_after_ctrl_c(sys.unraisablehook)
     try:
         app()
     except KutschError as e:  # raised inside a command after its own checks
         typer.echo(f"kutsch-sim: error: {e}", err=True)
         sys.exit(2)
+    except Exception:
+        if not _INTERRUPTED:
+            raise
+        typer.echo("kutsch-sim: interrupted (Ctrl-C); what was finished is kept", err=True)
+        sys.exit(130)
 
 
 if __name__ == "__main__":
