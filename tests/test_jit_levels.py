@@ -4,13 +4,17 @@ level is given back afterwards. (The golden records check that the levels change
 
 from __future__ import annotations
 
+import contextlib
+
 from numba import njit
 from numba.core import config, event
 
 from kutsch_sim import jit
 
 
-def test_nested_compiles_run_at_the_nested_level_and_the_outermost_at_its_own():
+@contextlib.contextmanager
+def levels_seen():
+    """(function name, numba's level) of every compile inside the block."""
     seen: list[tuple[str, int]] = []
 
     class Spy(event.Listener):  # registered after kutsch_sim.jit's, so it sees the level set
@@ -20,6 +24,15 @@ def test_nested_compiles_run_at_the_nested_level_and_the_outermost_at_its_own():
         def on_end(self, ev):
             pass
 
+    spy = Spy()
+    event.register("numba:compile", spy)
+    try:
+        yield seen
+    finally:
+        event.unregister("numba:compile", spy)
+
+
+def test_nested_compiles_run_at_the_nested_level_and_the_outermost_at_its_own():
     @njit(cache=False)
     def inner(x):
         return x + 1
@@ -29,12 +42,8 @@ def test_nested_compiles_run_at_the_nested_level_and_the_outermost_at_its_own():
         return inner(x) * 2
 
     before = config.OPT
-    spy = Spy()
-    event.register("numba:compile", spy)
-    try:
+    with levels_seen() as seen:
         assert outer(3) == 8
-    finally:
-        event.unregister("numba:compile", spy)
     assert seen == [("outer", jit.OUTER_OPT), ("inner", min(jit.NESTED_OPT, jit.OUTER_OPT))]
     assert before == config.OPT
 
@@ -43,14 +52,6 @@ def test_parts_compiled_ahead_of_their_kernel_run_at_the_nested_level():
     """``jit.compiling_parts`` (kutsch_sim.parallel_compile): a function called from Python
     inside it compiles as if another's compile called it, and the outermost level is back
     after it."""
-    seen: list[tuple[str, int]] = []
-
-    class Spy(event.Listener):
-        def on_start(self, ev):
-            seen.append((ev.data["dispatcher"].py_func.__name__, int(config.OPT)))
-
-        def on_end(self, ev):
-            pass
 
     @njit(cache=False)
     def part(x):
@@ -60,12 +61,8 @@ def test_parts_compiled_ahead_of_their_kernel_run_at_the_nested_level():
     def kernel(x):
         return part(x) * 3
 
-    spy = Spy()
-    event.register("numba:compile", spy)
-    try:
+    with levels_seen() as seen:
         with jit.compiling_parts():
             assert part(5) == 4
         assert kernel(5) == 12
-    finally:
-        event.unregister("numba:compile", spy)
     assert seen == [("part", min(jit.NESTED_OPT, jit.OUTER_OPT)), ("kernel", jit.OUTER_OPT)]
