@@ -87,7 +87,6 @@ STAGES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("fight",), ("diplomat",)),
 )
 
-_LAST = ("diplomat_body_nb", "engine/trade.py")  # cached: these sources compiled before, parts and all
 _HELPER = [sys.executable, "-m", "kutsch_sim.parallel_compile"]
 
 
@@ -139,15 +138,19 @@ def _compile(names: tuple[str, ...]) -> list[str]:
 
 def parts_wanted(kernel) -> bool:
     """Whether compiling ``kernel`` should start with :func:`compile_batch_parts`."""
-    if os.environ.get("KUTSCH_SIM_PARALLEL_COMPILE", "1") == "0" or (os.cpu_count() or 1) < 2:
-        return False
     from numba import config
 
     from ._jitcache import kernel_cached
 
-    if config.DISABLE_JIT or kernel.overloads or _dispatcher("diplomat").overloads:
+    if config.DISABLE_JIT or kernel.overloads:  # (without the JIT a kernel is a plain function)
         return False
-    return not kernel_cached(*_LAST)
+    if os.environ.get("KUTSCH_SIM_PARALLEL_COMPILE", "1") == "0" or (os.cpu_count() or 1) < 2:
+        return False
+    last = STAGES[-1][1][-1]  # the plan's last part: compiled or cached once these sources compiled
+    module, func, _ = PARTS[last]
+    if _dispatcher(last).overloads:
+        return False
+    return not kernel_cached(func, module.replace(".", "/") + ".py")
 
 
 _ONE_AT_A_TIME = threading.Lock()
@@ -166,8 +169,8 @@ def parts_first(kernel):
     with _ONE_AT_A_TIME:
         ran = parts_wanted(kernel)
         if ran:
-            record: list = []
-            LAST_RUN = {"ok": compile_batch_parts(record), "record": record, "by_kernel": []}
+            ok, record = compile_batch_parts()
+            LAST_RUN = {"ok": ok, "record": record, "by_kernel": []}
     if not ran:
         yield
         return
@@ -185,16 +188,16 @@ def parts_first(kernel):
         yield
 
 
-def compile_batch_parts(record: list | None = None) -> bool:
-    """Run :data:`STAGES` with a helper process. Returns whether the helper did its share;
-    ``record`` (tests) gets, per stage, the functions each side added to its process:
-    ``(stage, "main" or "helper", [function, ...])``."""
+def compile_batch_parts() -> tuple[bool, list]:
+    """Run :data:`STAGES` with a helper process. Returns whether the helper did its share, and
+    per stage the functions each side added to its process: ``(stage, "main" or "helper",
+    [function, ...])``."""
     pkg_root = str(Path(__file__).resolve().parents[1])
     env = dict(os.environ)
     env["PYTHONPATH"] = pkg_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     helper = subprocess.Popen(_HELPER, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
-    ok = True
+    ok, record = True, []
     try:
         for k, (mine, _) in enumerate(STAGES):
             if ok:
@@ -204,12 +207,11 @@ def compile_batch_parts(record: list | None = None) -> bool:
                 except OSError:
                     ok = False
             added = _compile(mine)
-            if record is not None:
-                record.append((k, "main", added))
+            record.append((k, "main", added))
             if ok:
                 reply = helper.stdout.readline()
                 ok = reply.startswith("done ")
-                if ok and record is not None:
+                if ok:
                     record.append((k, "helper", json.loads(reply[5:])))
         if ok:
             helper.stdin.close()
@@ -218,7 +220,7 @@ def compile_batch_parts(record: list | None = None) -> bool:
         if helper.poll() is None:
             helper.kill()
             helper.wait()
-    return ok
+    return ok, record
 
 
 def _serve() -> int:

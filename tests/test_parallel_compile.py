@@ -81,8 +81,8 @@ def test_a_failing_helper_leaves_the_compile_to_this_process(monkeypatch):
     """The helper dies at once: this process still compiles its own parts (loaded, here) and
     says the helper did not do its share; what the helper left is compiled by the kernel."""
     monkeypatch.setattr(pc, "_HELPER", [sys.executable, "-c", "raise SystemExit(3)"])
-    rec: list = []
-    assert pc.compile_batch_parts(rec) is False
+    ok, rec = pc.compile_batch_parts()
+    assert ok is False
     assert [side for _, side, _ in rec] == ["main"] * len(pc.STAGES)
 
 

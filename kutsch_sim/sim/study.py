@@ -189,9 +189,9 @@ class StudyOptions:
 
     def quoted(self, words: list[str], *extra: str) -> str:
         """``words`` with the run's threads, scheduler and ``--out`` (then ``extra``), as one shell line."""
-        words += ["--threads", str(self.threads)] if self.threads else []
-        words += ["--scheduler", self.scheduler] if self.scheduler else []
-        return " ".join(shlex.quote(w) for w in [*words, "--out", str(self.out), *extra])
+        run = (["--threads", str(self.threads)] if self.threads else []) + (
+            ["--scheduler", self.scheduler] if self.scheduler else [])
+        return " ".join(shlex.quote(w) for w in [*words, *run, "--out", str(self.out), *extra])
 
 
 def _check_variants(text: str | None) -> tuple[str, ...]:
