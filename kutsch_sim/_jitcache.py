@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 _PKG = Path(__file__).resolve().parent
-_JIT_SOURCES = ("enums.py", "rng.py", "jit.py", "cards_nb.py", "play.py", "engine", "bots", "search")
+_JIT_SOURCES = ("enums.py", "rng.py", "jit.py", "cards_nb.py", "play.py", "engine", "bots", "search", "calib")
 
 
 def source_hash() -> str:

@@ -84,7 +84,7 @@ def test_the_bots_and_the_rules_know_nothing_above_them():
     """bots/ see the enums, the random streams and the card facts, never the engine; neither
     layer imports the play layer, the notation, the runs, the report or the command line."""
     above = ("kutsch_sim.play", "kutsch_sim.notation", "kutsch_sim.sim", "kutsch_sim.report", "kutsch_sim.cli",
-             "kutsch_sim.review", "kutsch_sim.api", "kutsch_sim.search")
+             "kutsch_sim.review", "kutsch_sim.api", "kutsch_sim.search", "kutsch_sim.calib")
     for m, deps in graph().items():
         if m.startswith(("kutsch_sim.engine", "kutsch_sim.bots")):
             bad = {d for d in deps if d.startswith(above)}
@@ -102,6 +102,15 @@ def test_the_search_sits_above_the_play_layer_and_only_runs_import_it():
         if m.startswith(("kutsch_sim.engine", "kutsch_sim.bots", "kutsch_sim.play")):
             assert not {d for d in deps if d.startswith("kutsch_sim.search")}, m
     assert any(d.startswith("kutsch_sim.play") for d in g["kutsch_sim.search.lookahead"])
+
+
+def test_the_calibration_recorder_sits_above_the_play_layer_and_the_search():
+    """The recorder sets what the bots state beside the truth (``kutsch_sim.calib``): nothing
+    that plays games imports it, so no game depends on whether its claims are recorded."""
+    g = graph()
+    for m, deps in g.items():
+        if m.startswith(("kutsch_sim.engine", "kutsch_sim.bots", "kutsch_sim.play", "kutsch_sim.search")):
+            assert not {d for d in deps if d.startswith("kutsch_sim.calib")}, m
 
 
 def test_no_import_cycle_inside_the_package():

@@ -79,6 +79,7 @@ from .reasons import (
 from .values import (
     CAND_CNT,
     CAND_P,
+    CLAIM,
     EVM,
     EVT,
     MY_FUT,
@@ -98,6 +99,17 @@ from .values import (
 )
 
 REASON_AT = 512  # v.score[REASON_AT + i]: reason code of option i (options never exceed 512)
+# what the turn's action states, at scr[CLAIM + CL_*] (-1: not weighed at this decision): each
+# declaration's P(success) and its plan of whom to name, and P(win by playing on). Read by the
+# calibration recorder (kutsch_sim.calib) from the View after the decision; no policy reads it.
+CL_P_TEAM = 0
+CL_M_TEAM = 1
+CL_P_DRINK = 2
+CL_M_DRINK = 3
+CL_P_FORT = 4
+CL_M_FORT = 5
+CL_WAIT = 6
+N_CL = 7
 BOT_SMART_MODE = 3  # dispatch.BOT_SMART (joint team beliefs); other modes multiply marginals
 
 
@@ -263,11 +275,15 @@ def choose_action_nb(v):
     thr = par[P_DECLARE_THRESHOLD] - par[P_URGENCY] * v.turn / 100.0
     thr = max(thr, 0.5)
     thr_fixed = thr
+    for j in range(N_CL):
+        scr[CLAIM + j] = -1.0
     if par[P_WAIT_VALUE] < 1.0:
         # declarations by value (R6.4): a failed declaration loses, so declare once the
         # chance of success beats the team's chance of winning by playing on, plus what
         # waiting for more certainty is worth (wait_value)
-        thr = min(thr, wait_odds_nb(v) + par[P_WAIT_VALUE])
+        wait = wait_odds_nb(v)
+        scr[CLAIM + CL_WAIT] = wait
+        thr = min(thr, wait + par[P_WAIT_VALUE])
     noise = par[P_NOISE]
     # impatience: once a game runs past 10 turns a player, attacking a likely opponent to
     # take an item gains value (a stalled game -- each team's last victory item held by the
@@ -325,6 +341,8 @@ def choose_action_nb(v):
                 i_loge = i
             elif dk == DK.FORTUNE:
                 p_fort, m_fort = plan_fortune_nb(v)
+                scr[CLAIM + CL_P_FORT] = p_fort
+                scr[CLAIM + CL_M_FORT] = m_fort
                 if p_fort >= thr:
                     s = 1e3 * p_fort
                     r = R_DECLARE_FORTUNE
@@ -335,9 +353,13 @@ def choose_action_nb(v):
                     pr *= v.minor
                     p_drink = pr
                     m_drink = mask
+                    scr[CLAIM + CL_P_DRINK] = pr
+                    scr[CLAIM + CL_M_DRINK] = mask
                 else:
                     p_team = pr
                     m_team = mask
+                    scr[CLAIM + CL_P_TEAM] = pr
+                    scr[CLAIM + CL_M_TEAM] = mask
                 if pr >= thr:
                     s = 1e3 * pr
                     if dk == DK.DRINK:

@@ -59,6 +59,7 @@ DECK_SLOTS = 45  # deck cards I cannot place
 DECK_M = 46  # expected number of our victory items in the item deck
 CAND_CNT = 50  # declaration planning: our victory items last seen at each seat
 CAND_P = 60  # ... and the probability they are all still there
+CLAIM = 70  # the turn's action: what it states of its declarations (act.choose_action_nb, CL_* offsets)
 TR_KEEP = 96  # the turn's action: per card c of my hand, its keep value (act.trade_card_nb)
 TR_EFF = 117  # ... the value of its trade effect whoever takes it
 TR_REASON = 138  # ... and its reason code
