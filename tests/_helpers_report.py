@@ -163,3 +163,25 @@ def concat(parts: list[pd.DataFrame]) -> pd.DataFrame:
         else:
             cols[c] = np.concatenate([f[c].to_numpy() for f in parts])
     return pd.DataFrame(cols)
+
+
+def replay(games: pd.DataFrame, p_team: float, keep: float, seed: int) -> pd.DataFrame:
+    """The same deals played again (a rung of a ladder): every game a team won keeps its winner
+    with probability ``keep``, else its winner is drawn afresh, the Order with ``p_team`` at even
+    counts and the smaller team with ``p_team`` at odd ones; solo wins and timeouts stay. Only
+    ``winner`` changes (the declarer columns keep the first play's), which is all the headline
+    numbers read, so two replays of one frame are positively correlated rungs on the same deals."""
+    rng = np.random.default_rng(seed)
+    cats = list(games["winner"].cat.categories)
+    w = games["winner"].cat.codes.to_numpy().copy()
+    team = (w == cats.index("order")) | (w == cats.index("brotherhood"))
+    minority = games["minority"].astype(str).to_numpy()
+    smaller = np.where(minority == "order", cats.index("order"), cats.index("brotherhood"))
+    larger = np.where(minority == "order", cats.index("brotherhood"), cats.index("order"))
+    odd_n = games["players"].to_numpy() % 2 == 1
+    hit = rng.random(len(w)) < p_team
+    fresh = np.where(odd_n, np.where(hit, smaller, larger),
+                     np.where(hit, cats.index("order"), cats.index("brotherhood")))
+    redraw = team & (rng.random(len(w)) >= keep)
+    w[redraw] = fresh[redraw]
+    return games.assign(winner=pd.Categorical.from_codes(w, categories=cats))

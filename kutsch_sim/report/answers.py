@@ -99,10 +99,13 @@ def answers_section(t: dict[str, pd.DataFrame], findings: pd.DataFrame, robust: 
     if robust is not None and len(robust):
         sec.para(f"The results hold several skill rungs; every number here is the top rung's (`{top_rung}`). "
                  "*Robustness* is the verdict of the same number in *Robustness across the skill ladder*, from the "
-                 "top two rungs: *robust* (the same within its 95% interval and 2 points), *direction only* (the "
-                 "same sign, not the same size) or *bot-dependent* (then the answer describes these bots more than "
-                 "the game). The Order's share is judged at even counts only: at odd counts the Order is the "
-                 "smaller team half the time (R2.2), and the smaller team's own number answers there.")
+                 "three strongest rungs (both, with two; their values in brackets) and the 95% intervals of their "
+                 "differences (paired, game by game, where the rungs played the same deals): *robust* (shown not to move more than 3 points), *direction only* "
+                 "(shown to move more, on the same side at every rung), *bot-dependent* (shown to move more and "
+                 "change side: the answer then describes these bots more than the game) or *undetermined (too few "
+                 "games)* (the games cannot tell; with the games a configuration would take). The Order's share is "
+                 "judged at even counts only: at odd counts the Order is the smaller team half the time (R2.2), "
+                 "and the smaller team's own number answers there.")
     sec.table("Answers (the interval the verdict uses is the corrected one)", table)
     return sec
 

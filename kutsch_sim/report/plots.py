@@ -318,7 +318,7 @@ def length_plot(games: pd.DataFrame, lengths: pd.DataFrame, path: Path) -> Path 
 
 def robustness_plot(values: pd.DataFrame, titles: dict[str, tuple[str, bool]], path: Path) -> Path | None:
     """One panel per headline number: its value at each rung (x, weakest first) with 95% intervals,
-    a line per player count (``players`` 0: all counts), the top two rungs shaded (the verdict's).
+    a line per player count (``players`` 0: all counts), the top three rungs shaded (the verdict's).
 
     ``values``: headline, players, rung, rung_level, subject, estimate, lo, hi, reference
     (:func:`.robustness.ladder_values`); ``titles``: headline -> (panel title, whether it is a
@@ -349,7 +349,7 @@ def robustness_plot(values: pd.DataFrame, titles: dict[str, tuple[str, bool]], p
                     if s:
                         ax.annotate(s, (xi, yi), textcoords="offset points", xytext=(0, 3), ha="center", fontsize=7)
                         ax.margins(y=0.15)
-            ax.axvspan(len(names) - 1.5, len(names) + 0.5, color="grey", alpha=0.12, lw=0)
+            ax.axvspan(max(len(names) - 2.5, 0.5), len(names) + 0.5, color="grey", alpha=0.12, lw=0)
             if key == "order":
                 ax.axhline(0.5, color="black", lw=0.8)
             elif not share:
@@ -365,5 +365,5 @@ def robustness_plot(values: pd.DataFrame, titles: dict[str, tuple[str, bool]], p
         for ax in axes[len(keys):]:
             ax.axis("off")
         fig.suptitle("Headline numbers at each rung of the skill ladder, weakest first (95% intervals; shaded: "
-                     "the two rungs the verdict compares)", fontsize=11)
+                     "the rungs the verdict compares)", fontsize=11)
         return _save(fig, path)

@@ -35,6 +35,12 @@ from .sections import (
 )
 from .tables import build_tables
 
+# Cells wrap, so a table shrinks to the page rather than scrolling; a table of 8 or more columns
+# (the answers with their verdicts, the robustness table) takes a little more than the text's
+# width, up to 12rem a side, in smaller type, left-aligned (its cells are words and intervals
+# that wrap). It fits a 1280-px window without a horizontal scrollbar; .scroll stays as a last
+# resort for narrower screens. :has() needs Chromium 105, Firefox 121 or Safari 15.4; an older
+# browser shows the wide tables at the text's width, wrapped.
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;max-width:1100px;margin:2em auto;
 padding:0 1em;color:#1a1a1a;line-height:1.5}
@@ -42,10 +48,13 @@ h1{border-bottom:2px solid #0072B2;padding-bottom:.2em}h2{margin-top:2em;border-
 code{background:#f3f3f3;padding:0 .25em;border-radius:3px}
 pre{background:#f6f6f6;padding:.8em;overflow-x:auto}
 table{border-collapse:collapse;margin:.8em 0;font-size:.85em;font-variant-numeric:tabular-nums}
-th,td{border:1px solid #ddd;padding:.25em .6em;text-align:right;white-space:nowrap}
-th{background:#eef4fa}tr:nth-child(even) td{background:#fafafa}
+th,td{border:1px solid #ddd;padding:.25em .6em;text-align:right;white-space:normal;overflow-wrap:break-word}
+th{background:#eef4fa;vertical-align:bottom}td{vertical-align:top}tr:nth-child(even) td{background:#fafafa}
 td:first-child,th:first-child{text-align:left}
 .scroll{overflow-x:auto}figure{margin:1em 0}img{max-width:100%;height:auto}
+.scroll:has(th:nth-child(8)){margin:0 max(calc(50% - 50vw + 1.5em),-12rem)}
+.scroll:has(th:nth-child(8)) table{font-size:.78em;line-height:1.35;margin:.8em auto}
+.scroll:has(th:nth-child(8)) :is(td,th){text-align:left}
 figcaption,.caption{font-size:.9em;color:#555}.cmd{font-size:.95em}li{margin:.3em 0}
 """
 
@@ -197,7 +206,8 @@ def write_report(df: pd.DataFrame, out_dir: Path, *, title: str = "Kutschfahrt b
     if levels:
         by_rung = {r: rob.rung_tables(every_rung[every_rung[RUNG] == r]) for r in levels[:-1]} | {top: t}
         values = rob.ladder_values(by_rung)
-        verdicts = rob.verdicts(values)
+        shared = rob.same_deals(every_rung, levels)
+        verdicts = rob.judge(every_rung, levels, values, shared)
         robust = rob.answer_robustness(verdicts)
         if len(answers):
             answers = answers.merge(robust, on=["topic", "players"], how="left")
@@ -205,8 +215,7 @@ def write_report(df: pd.DataFrame, out_dir: Path, *, title: str = "Kutschfahrt b
         img = plots.robustness_plot(values, {k: (h.short, h.share) for k, h in rob.HEADLINES.items()},
                                     out_dir / "figures" / FIGURES["robustness"])
         games = every_rung.groupby(RUNG, observed=True).size().reindex(levels)
-        ladder_sec = rob.robustness_section(values, verdicts, games, rob.same_deals(every_rung, levels),
-                                            f"figures/{img.name}" if img else None)
+        ladder_sec = rob.robustness_section(values, verdicts, games, shared, f"figures/{img.name}" if img else None)
         csv |= {"robustness": values, "robustness_verdicts": verdicts}
     for name, table in {**csv, "findings": findings, "answers": answers}.items():
         table.to_csv(out_dir / "tables" / f"{name}.csv", index=False)
