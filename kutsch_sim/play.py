@@ -176,6 +176,15 @@ def copy_memory_nb(d, s):
     d.bel_pair[:, :] = s.bel_pair
     d.bel_psat[:, :] = s.bel_psat
     d.bel_gpair[:, :] = s.bel_gpair
+    d.bel_pair1[:, :] = s.bel_pair1
+    d.bel_psat1[:, :] = s.bel_psat1
+    d.bel_inf1[:, :] = s.bel_inf1
+    d.bel_graw1[:, :] = s.bel_graw1
+    d.bel_own1[:, :] = s.bel_own1
+    d.bel_corr1[:, :] = s.bel_corr1
+    d.bel_model[:] = s.bel_model
+    d.bel_models = s.bel_models
+    d.bel_tmodel[:] = s.bel_tmodel
     d.bel_epub[:, :] = s.bel_epub
     d.bel_epriv[:, :] = s.bel_epriv
     d.bel_bins[:] = s.bel_bins

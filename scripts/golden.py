@@ -26,6 +26,8 @@ GAMES = 150  # per configuration: every rule and decision kind shows up many tim
 # the variants and the Drink switch at the counts where they matter.
 CONFIGS = [(n, items, bot, True, ()) for n in range(3, 11) for items in ("basic", "full")
            for bot in ("random", "greedy", "smart")]
+CONFIGS += [(n, items, "smart-v2", drink, variants) for n, items, bots, drink, variants in list(CONFIGS)
+            if bots == "smart"]
 CONFIGS += [
     (5, "full", "smart", False, ()),
     (9, "basic", "smart", False, ()),
@@ -44,15 +46,37 @@ def key(n: int, items: str, bots: str, drink: bool, variants: tuple[str, ...]) -
     return f"{n}p {items} {bots}{'' if drink else ' no-drink'}{' ' + '+'.join(variants) if variants else ''}"
 
 
+# smart-v2 is the smart of RULES_VERSION 3 before the fitted evidence and the calibrated
+# declarations: its games are played on the streams of the same configuration with `smart` on
+# every seat (a configuration's stream names its bots, api.GameConfig.config_id), so its digests
+# are those the previous smart had, game for game
+STREAM_OF = {"smart-v2": "smart"}
+
+
+def games(cfg, cid: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The records of GAMES games of ``cfg`` on the streams of configuration id ``cid``, and the
+    event logs of its first three."""
+    from kutsch_sim.play import play_batch
+    from kutsch_sim.search.games import batch_kernel, traced_kernel
+
+    n, in_game, stamped, bots, params = cfg.arrays()
+    args = (n, in_game, stamped, bots, params, np.uint64(SEED), cid)
+    rec = play_batch(*args, 0, GAMES, cfg.turn_cap, cfg.drink, 0, cfg.variant_bits, kernel=batch_kernel(bots))
+    logs = [traced_kernel(bots)(*args, g, cfg.turn_cap, cfg.drink, 0, 50_000, cfg.variant_bits)[1] for g in range(3)]
+    return rec, logs
+
+
 def digests() -> dict[str, str]:
-    from kutsch_sim.api import GameConfig, play_game, run_batch
+    from kutsch_sim.api import GameConfig
 
     out: dict[str, str] = {}
     for n, items, bots, drink, variants in CONFIGS:
         cfg = GameConfig(n, items, tuple(bots.split(",")), drink, variants=variants)
-        h = hashlib.sha256(np.ascontiguousarray(run_batch(cfg, SEED, 0, GAMES)).tobytes())
-        for g in range(3):  # the event logs of a few games pin more than their records
-            h.update(np.ascontiguousarray(play_game(cfg, SEED, g).events).tobytes())
+        stream = GameConfig(n, items, tuple(STREAM_OF.get(b, b) for b in bots.split(",")), drink, variants=variants)
+        rec, logs = games(cfg, stream.config_id)
+        h = hashlib.sha256(np.ascontiguousarray(rec).tobytes())
+        for log in logs:  # the event logs of a few games pin more than their records
+            h.update(np.ascontiguousarray(log).tobytes())
         out[key(n, items, bots, drink, variants)] = h.hexdigest()
     return out
 

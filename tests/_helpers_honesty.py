@@ -155,6 +155,7 @@ def x_memory(st, x) -> dict:
             "bel_w": m.bel_w[x].copy(), "bel_conf": m.bel_conf[x].copy(), "bel_epriv": m.bel_epriv[x].copy(),
             "bel_gpair": m.bel_gpair[x].copy(), "bel_fresh": int(m.bel_fresh[x]),
             "bel_epub": m.bel_epub[m.bel_tslot[x]].copy(), "bel_psat": m.bel_psat.copy(),
+            "bel_psat1": m.bel_psat1.copy(), "bel_inf1": m.bel_inf1.copy(), "bel_corr1": m.bel_corr1[x].copy(),
             "k_assoc": st.k_assoc[x].copy(), "k_occ": st.k_occ[x].copy(), "k_card": st.k_card[x].copy(),
             "k_acard": st.k_acard[x].copy()}
 

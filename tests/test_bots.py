@@ -11,7 +11,7 @@ from kutsch_sim.api import GameConfig, play_game, run_batch
 from kutsch_sim.review.audit import KEYS, check_game
 from kutsch_sim.bots import profiles
 from kutsch_sim.bots.beliefs import A_MAX, make_assignments_nb, refresh_nb
-from kutsch_sim.bots.params import BOT_GREEDY, BOT_SMART, PARAM_NAMES, SEARCH_NAMES
+from kutsch_sim.bots.params import BOT_GREEDY, BOT_SMART, OPTIONAL_NAMES, PARAM_NAMES
 from kutsch_sim.bots.reasons import N_REASONS, REASON_TABLE, reason_row_text, reason_text
 from kutsch_sim.enums import CARD_KIND_LIST, EV, IK, LOC_DECK, ORDER, REC, WIN
 from kutsch_sim.errors import KutschError
@@ -33,7 +33,7 @@ def test_profiles_from_csv():
 
 def test_profiles_reject_bad_rows(tmp_path):
     head = "profile,bot," + ",".join(PARAM_NAMES)
-    good = ",".join(["1"] * (len(PARAM_NAMES) - len(SEARCH_NAMES)) + ["0"] * len(SEARCH_NAMES))
+    good = ",".join(["1"] * (len(PARAM_NAMES) - len(OPTIONAL_NAMES)) + ["0"] * len(OPTIONAL_NAMES))
     f = tmp_path / "bots.csv"
     f.write_text(f"{head}\nbold,smart,{good}\n")
     assert profiles.load_profiles(f)["bold"][0] == BOT_SMART

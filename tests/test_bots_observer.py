@@ -138,7 +138,8 @@ def set_decision(s, opts, a, b, c, x, u):
 
 @pytest.mark.parametrize("n", [5, 6, 9, 10])
 def test_soft_evidence_factors_match_the_log_weights(n):
-    """The observer keeps the soft evidence per pair of seats (bel_psat, bel_gpair) and, for
+    """The observer keeps the hand-set model's soft evidence per pair of seats (bel_psat, bel_gpair)
+    and, for
     the refresh, as factors per assignment (bel_epub per trust in play, bel_epriv), updated
     by multiplication at each event. After real games with four different trusts at one
     table, the factors are the exponentials of the pairwise sums, and every seat's posterior
@@ -147,7 +148,7 @@ def test_soft_evidence_factors_match_the_log_weights(n):
     from kutsch_sim.bots.dispatch import refresh_seat_nb
     from kutsch_sim.bots.params import P_SOFT_TRUST
 
-    cfg = GameConfig(n, "full", ("smart",) * n)
+    cfg = GameConfig(n, "full", ("smart-v2",) * n)  # the hand-set model (bots.evidence: model 0)
     nn, in_game, stamped, bots, params = cfg.arrays()
     # trusts 0.5 (the profile's), 0.25 (two seats), 1.0 and 0 at one table
     params[1, P_SOFT_TRUST] = 0.25

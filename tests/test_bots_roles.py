@@ -22,7 +22,7 @@ from kutsch_sim.bots.params import (
     P_DECLARE_THRESHOLD,
     P_TOLD,
     PARAM_NAMES,
-    SEARCH_NAMES,
+    OPTIONAL_NAMES,
     ROLE_LOGE,
     ROLE_MAJORITY,
     ROLE_MINORITY,
@@ -124,10 +124,10 @@ def test_told_bits_tell_only_the_team_they_name():
 
 
 # ------------------------------------------------------------------ profile tables
-CORE = PARAM_NAMES[: len(PARAM_NAMES) - len(SEARCH_NAMES)]  # a table may leave out the search budget
+CORE = PARAM_NAMES[: len(PARAM_NAMES) - len(OPTIONAL_NAMES)]  # a table may leave out the optional columns
 HEAD = "profile,bot,when,told," + ",".join(CORE)
 ONES = ",".join(["1"] * len(CORE))
-WANT = (1.0,) * len(CORE) + (0.0,) * len(SEARCH_NAMES)
+WANT = (1.0,) * len(CORE) + (0.0,) * len(OPTIONAL_NAMES)
 
 
 def _cells(**kw) -> str:

@@ -4,11 +4,13 @@ each claim's label is the truth of the game at the moment it was made."""
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from kutsch_sim.api import GameConfig, run_batch
 from kutsch_sim.calib import record as R
 from kutsch_sim.enums import DK, REC, WIN
+from kutsch_sim.errors import KutschError
 
 SEED = 31
 
@@ -82,3 +84,64 @@ def test_the_search_states_the_share_of_worlds_its_pick_won():
     s = cl[cl[:, R.COL_TYPE] == R.T_SEARCH]
     assert len(s) > 0 and (s[:, R.COL_SEAT] == 0).all()
     assert ((s[:, R.COL_STATED] >= 0) & (s[:, R.COL_STATED] <= 1)).all()
+
+
+# ------------------------------------------------------------------ kutsch-sim calibration
+@pytest.mark.parametrize("args, says", [
+    ("--players 11", "--players"),
+    ("--bots greedy", "states no probabilities"),
+    ("--bots smart,smart", "names a profile twice"),
+    ("--bots nobody", "unknown bot profile"),
+    ("--items nothing", "item"),
+    ("--games 0", "--games must be between"),
+    ("--threads 0", "--threads"),
+])
+def test_calibration_bad_input_is_one_line_and_exit_2(tmp_path, args, says):
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from kutsch_sim.cli.app import app
+
+    out = tmp_path / "cal"
+    res = CliRunner().invoke(app, ["calibration", *shlex.split(args), "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert says in res.output and len(res.output.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_a_calibration_run_resumes_to_the_files_of_an_uninterrupted_one(tmp_path, monkeypatch):
+    """A run killed after its first chunk and resumed ends with the claims and records of one
+    run straight through; its report names every targeted claim type it saw."""
+    from kutsch_sim.report.calibration import write_report
+    from kutsch_sim.sim import calibration as cal
+
+    monkeypatch.setattr(cal, "CHUNK", 40)
+    whole = cal.calibration_plan("5", "basic", "smart", 100, 4, "1", str(tmp_path / "a"))
+    cal.run(whole)
+    part = cal.calibration_plan("5", "basic", "smart", 100, 4, "1", str(tmp_path / "b"))
+    calls = []
+
+    def stop_after_one(k):
+        calls.append(k)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        cal.run(part, stop_after_one)
+    again = cal.calibration_plan("5", "basic", "smart", 100, 4, "1", str(tmp_path / "b"), resume=True)
+    cal.run(again)
+    for what in ("claims", "records"):
+        a = sorted((tmp_path / "a" / what).rglob("*.parquet"))
+        b = sorted((tmp_path / "b" / what).rglob("*.parquet"))
+        assert [p.name for p in a] == [p.name for p in b] == ["00000.parquet", "00001.parquet", "00002.parquet"]
+        for x, y in zip(a, b, strict=True):
+            assert pd.read_parquet(x).equals(pd.read_parquet(y))
+    plan, claims, records = cal.load(tmp_path / "b")
+    assert len(records) == 100 and set(claims["type"]) >= {"decl_team", "minority", "wait"}
+    path = write_report(tmp_path / "b" / "report", plan, claims, records)
+    text = path.read_text()
+    assert "Games ending in a failed declaration" in text and (tmp_path / "b" / "report" / "figures"
+                                                                  / "reliability.png").is_file()
+    with pytest.raises(KutschError):
+        cal.calibration_plan("5", "basic", "smart", 200, 4, "1", str(tmp_path / "b"), resume=True)

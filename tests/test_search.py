@@ -185,15 +185,27 @@ def test_sampled_worlds_are_games_the_rules_accept_and_the_seat_cannot_tell_apar
             assert w.sc[SC.ERROR] == 0 and w.sc[SC.OVER] == 1
 
 
-def test_the_sampled_teams_follow_the_seats_posterior():
-    st, me = position(6, "full", (), 1, 12)
+@pytest.mark.parametrize("bots", [("smart-v2",), ("smart",)])
+def test_the_sampled_teams_follow_the_seats_posterior(bots):
+    """Worlds' teams are drawn from the seat's posterior: as it is for an uncalibrated seat, its
+    weights raised to its count's TEMPER for a calibrated one (bots.calibration)."""
+    from kutsch_sim.bots.calibration import TEMPER
+    from kutsch_sim.bots.params import P_CALIBRATED
+
+    st, me = position(6, "full", (), 1, 12, bots)
     n = 6
     counts = np.zeros(n)
     k = 3000
     for i in range(k):
         w = sample(st, me, i)
         counts += w.assoc[:n] == w.assoc[me]
-    want = st.mem.bel_team[me, :n]
+    tau = float(TEMPER[n]) if st.mem.bparam[me, P_CALIBRATED] > 0 else 1.0
+    na = int(st.sc[SC.N_ASG])
+    wt = np.where(st.mem.bel_w[me, :na] > 0, st.mem.bel_w[me, :na], 0.0) ** tau
+    wt[st.mem.bel_w[me, :na] <= 0] = 0.0
+    asg = st.mem.bel_asg[:na].astype(np.int64)
+    mine = (asg >> me) & 1
+    want = np.array([(wt * (((asg >> p) & 1) == mine)).sum() / wt.sum() for p in range(n)])
     assert np.all(np.abs(counts / k - want) < 4 * np.sqrt(want * (1 - want) / k) + 1e-9), (counts / k, want)
 
 
@@ -242,9 +254,9 @@ def test_without_a_search_seat_the_games_are_smarts():
 
 
 def _table(tmp_path, header_extra: str, rows: list[str]):
-    from kutsch_sim.bots.params import PARAM_NAMES, SEARCH_NAMES
+    from kutsch_sim.bots.params import P_SEARCH_WIDTH, PARAM_NAMES
 
-    core = [c for c in PARAM_NAMES if c not in SEARCH_NAMES]
+    core = PARAM_NAMES[:P_SEARCH_WIDTH]
     path = tmp_path / "t.csv"
     path.write_text("profile,bot," + ",".join(core) + header_extra + "\n" + "\n".join(rows) + "\n")
     return path
@@ -257,7 +269,7 @@ def test_profile_tables_take_the_search_budget_as_optional_columns(tmp_path):
 
     vals = ",".join(["0.5"] * 17)
     old = load_profiles(_table(tmp_path, "", [f"mine,smart,{vals}"]))  # the form without them
-    assert old["mine"].params[P_SEARCH_WIDTH:] == (0.0, 0.0, 0.0)
+    assert old["mine"].params[P_SEARCH_WIDTH:P_SEARCH_MARGIN + 1] == (0.0, 0.0, 0.0)
     new = load_profiles(_table(tmp_path, ",search_width,search_samples,search_margin", [f"s2,search,{vals},4,10,0.5"]))
     assert new["s2"].bot == BOT_SEARCH
     assert (new["s2"].params[P_SEARCH_WIDTH], new["s2"].params[P_SEARCH_SAMPLES],

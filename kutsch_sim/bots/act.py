@@ -30,7 +30,8 @@ from ..cards_nb import (
 from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DCTX_B, DK, OC
 from ..rng import uniform_nb
 from .attack import attack_base_nb, attack_score_nb, best_giveback_nb, support_lean_nb
-from .beliefs import joint_nb
+from .posterior import joint_nb
+from .calibration import M_WAIT, cal_plan_nb, logit_nb, map_nb, minority_nb
 from .intrinsics import ctz_nb
 from .params import (
     M_CLAIR_DN,
@@ -41,6 +42,7 @@ from .params import (
     M_PRESET,
     M_PRESET_ODDS,
     M_REJECTED,
+    P_CALIBRATED,
     P_DECLARE_THRESHOLD,
     P_DRAW_VALUE,
     P_INFO_VALUE,
@@ -79,7 +81,20 @@ from .reasons import (
 from .values import (
     CAND_CNT,
     CAND_P,
+    CL_J_DRINK,
+    CL_J_TEAM,
+    CL_M_DRINK,
+    CL_M_FORT,
+    CL_M_TEAM,
+    CL_MINOR,
+    CL_P1_DRINK,
+    CL_P1_TEAM,
+    CL_P_DRINK,
+    CL_P_FORT,
+    CL_P_TEAM,
+    CL_WAIT,
     CLAIM,
+    N_CL,
     EVM,
     EVT,
     MY_FUT,
@@ -99,17 +114,6 @@ from .values import (
 )
 
 REASON_AT = 512  # v.score[REASON_AT + i]: reason code of option i (options never exceed 512)
-# what the turn's action states, at scr[CLAIM + CL_*] (-1: not weighed at this decision): each
-# declaration's P(success) and its plan of whom to name, and P(win by playing on). Read by the
-# calibration recorder (kutsch_sim.calib) from the View after the decision; no policy reads it.
-CL_P_TEAM = 0
-CL_M_TEAM = 1
-CL_P_DRINK = 2
-CL_M_DRINK = 3
-CL_P_FORT = 4
-CL_M_FORT = 5
-CL_WAIT = 6
-N_CL = 7
 BOT_SMART_MODE = 3  # dispatch.BOT_SMART (joint team beliefs); other modes multiply marginals
 
 
@@ -277,11 +281,15 @@ def choose_action_nb(v):
     thr_fixed = thr
     for j in range(N_CL):
         scr[CLAIM + j] = -1.0
+    cal = par[P_CALIBRATED] > 0.0  # declare on the calibrated statements (bots.calibration)
+    m_cal = -1.0
     if par[P_WAIT_VALUE] < 1.0:
         # declarations by value (R6.4): a failed declaration loses, so declare once the
         # chance of success beats the team's chance of winning by playing on, plus what
         # waiting for more certainty is worth (wait_value)
         wait = wait_odds_nb(v)
+        if cal:
+            wait = map_nb(n, M_WAIT, logit_nb(wait), v.turn / 100.0, 0.0)
         scr[CLAIM + CL_WAIT] = wait
         thr = min(thr, wait + par[P_WAIT_VALUE])
     noise = par[P_NOISE]
@@ -348,9 +356,19 @@ def choose_action_nb(v):
                     r = R_DECLARE_FORTUNE
             else:
                 need = 3 if dk == DK.TEAM else 2
-                pr, mask = plan_declaration_nb(v, need, own)
+                if cal:
+                    if dk == DK.DRINK:
+                        m_cal = minority_nb(v)
+                        scr[CLAIM + CL_MINOR] = m_cal
+                    pr, mask, p1, pj = cal_plan_nb(v, need, own, m_cal, dk == DK.DRINK)
+                    scr[CLAIM + (CL_P1_DRINK if dk == DK.DRINK else CL_P1_TEAM)] = p1
+                    scr[CLAIM + (CL_J_DRINK if dk == DK.DRINK else CL_J_TEAM)] = pj
+                else:
+                    pr, mask = plan_declaration_nb(v, need, own)
+                    if dk == DK.DRINK:
+                        pr *= v.minor
+                        scr[CLAIM + CL_MINOR] = v.minor
                 if dk == DK.DRINK:
-                    pr *= v.minor
                     p_drink = pr
                     m_drink = mask
                     scr[CLAIM + CL_P_DRINK] = pr

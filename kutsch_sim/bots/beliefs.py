@@ -10,13 +10,15 @@ Evidence is a log-likelihood per assignment, kept as pairwise terms ``w * [p and
 same team]`` and, for the refresh, as the factor exp(log-likelihood) per assignment:
 
 * public soft evidence (supports, attacks, offers, accepted and rejected trades, Priest,
-  Doctor, Poison Mixer) is the same for every seat, so it is kept once: each pair's
-  saturated total in ``bel_psat`` (see :func:`pair_nb`), and per assignment a the factor
-  ``bel_epub[k, a]`` = exp(trust * sum of bel_psat over the pairs together in a), one row
-  for each distinct ``soft_trust`` in play (:func:`trust_slots_nb`).
+  Doctor, Poison Mixer) is the same for every seat, so it is kept once per evidence model
+  (``bots.evidence``): each pair's saturated total in ``bel_psat`` (``bel_psat1`` for the
+  fitted model), and per assignment a the factor ``bel_epub[k, a]`` = exp(trust * sum of the
+  saturated totals over the pairs together in a), one row for each distinct (model,
+  ``soft_trust``) in play (:func:`trust_slots_nb`).
 * private soft evidence (a victory item of my colour handed to me, a Black Pearl pushed on
   me) goes to the receiving seat: per giver in ``bel_gpair[s, g]``, and as the factor
-  ``bel_epriv[s, a]`` (:func:`gift_nb`).
+  ``bel_epriv[s, a]`` (``evidence.gift_nb``); under the fitted model ``bel_epriv[s]`` also
+  takes the seat's own actions back out of the public totals (``evidence.fit_pair_nb``).
 * hard evidence is the seat's own knowledge row ``k_assoc[s]`` (its own card, Monocle,
   fight looks), kept by the engine: assignments that contradict it get weight 0.
 
@@ -63,7 +65,18 @@ from ..jit import njit
 
 from ..enums import MAX_PLAYERS, N_CARDS, ORDER, SC
 from .intrinsics import T_HARD, T_HARD_MIN, T_MIN, T_Z, pair_sums_nb, team_sums_nb
-from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, N_BMEM, P_SOFT_TRUST, P_TOLD, TOLD_LARGER, TOLD_SMALLER
+from .params import (
+    M_CLAIR_2ND,
+    M_CLAIR_DN,
+    M_CLAIR_TOP,
+    M_PASSED,
+    N_BMEM,
+    P_EVIDENCE,
+    P_SOFT_TRUST,
+    P_TOLD,
+    TOLD_LARGER,
+    TOLD_SMALLER,
+)
 
 A_MAX = 252  # C(10, 5): the most team assignments at any player count
 A_PAD = 256  # length of the arrays the vector sums read whole (intrinsics.pair_sums_nb: 8 at a time)
@@ -143,32 +156,48 @@ def reset_beliefs_nb(n, asg, pair, psat, gpair, w, team, minor, fresh, conf, ctx
 
 @njit(cache=True)
 def trust_slots_nb(st, n, na):
-    """Per game: the soft-evidence factors start at 1. Each distinct nonzero ``soft_trust``
-    among the seats gets a row of ``bel_epub`` (``bel_tval[k]``, ``bel_nts`` rows in use;
-    a table of one profile has one); ``bel_tslot[s]`` is seat s's row, and seats of trust 0
-    read the last row, all ones. So the public evidence is turned into factors once per
-    event for every trust in play, not once per refresh for every seat."""
+    """Per game: the soft-evidence factors start at 1. Each distinct pair (evidence model,
+    nonzero ``soft_trust``) among the seats (``params.P_EVIDENCE``, ``P_SOFT_TRUST``;
+    ``bots.evidence``) gets a row of ``bel_epub`` (``bel_tval[k]``, ``bel_tmodel[k]``,
+    ``bel_nts`` rows in use; a table of one profile has one); ``bel_tslot[s]`` is seat s's row,
+    and seats of trust 0 read the last row, all ones. So the public evidence is turned into
+    factors once per event for every trust in play, not once per refresh for every seat.
+    ``bel_models`` has bit m set when a seat of model m weighs soft evidence."""
     nts = 0
+    models = 0
+    m = st.mem
     for s in range(MAX_PLAYERS):
         slot = MAX_PLAYERS
-        t = st.mem.bparam[s, P_SOFT_TRUST] if s < n else 0.0
+        t = m.bparam[s, P_SOFT_TRUST] if s < n else 0.0
+        model = np.int64(m.bparam[s, P_EVIDENCE]) if s < n else 0
+        m.bel_model[s] = model
         if t != 0.0:
+            models |= 1 << model
             for k in range(nts):
-                if st.mem.bel_tval[k] == t:
+                if m.bel_tval[k] == t and m.bel_tmodel[k] == model:
                     slot = k
                     break
             if slot == MAX_PLAYERS:
-                st.mem.bel_tval[nts] = t
+                m.bel_tval[nts] = t
+                m.bel_tmodel[nts] = model
                 slot = nts
                 nts += 1
-        st.mem.bel_tslot[s] = slot
-    st.mem.bel_nts = nts
+        m.bel_tslot[s] = slot
+    m.bel_nts = nts
+    m.bel_models = models
     for k in range(MAX_PLAYERS + 1):
         for i in range(na):
-            st.mem.bel_epub[k, i] = 1.0
+            m.bel_epub[k, i] = 1.0
     for s in range(MAX_PLAYERS):
         for i in range(na):
-            st.mem.bel_epriv[s, i] = 1.0
+            m.bel_epriv[s, i] = 1.0
+        for p in range(MAX_PLAYERS):
+            m.bel_pair1[s, p] = 0.0
+            m.bel_psat1[s, p] = 0.0
+            m.bel_inf1[s, p] = 0.0
+            m.bel_graw1[s, p] = 0.0
+            m.bel_own1[s, p] = 0.0
+            m.bel_corr1[s, p] = 0.0
 
 
 @njit(cache=True)
@@ -290,7 +319,7 @@ def refresh_cards_nb(n, me, na, asg, epub, epriv, kas, w, team, minor, kac, adv,
     as me) and minor[me] (P my team is the minority, odd n). The soft evidence comes as
     factors per assignment: ``epub[i]`` = exp(trust * public log-weight) (the seat's row of
     ``bel_epub``, all ones for trust 0) and ``epriv[i]`` = exp(private log-weight) (its row
-    of ``bel_epriv``), kept up to date by :func:`pair_nb` and :func:`gift_nb`, so a refresh
+    of ``bel_epriv``), kept up to date by ``bots.evidence``, so a refresh
     needs no exp. ``kas`` is the seat's knowledge of associations (hard evidence).
     ``adv``: the advanced 3-player game (R10), where the hard evidence is the association
     cards the seat has seen (``kac``, its k_acard row), weighed exactly by
@@ -449,19 +478,6 @@ def hard_beliefs_nb(n, me, kas, team, minor):
         else:
             team[p] = 1.0 if kas[p] == mine else 0.0
     minor[me] = ((n - 1) // 2) / n if n % 2 == 1 else 0.0
-
-
-@njit(cache=True, inline="always")
-def joint_nb(n, me, na, asg, w, kas, named, want):
-    """P(the seats of bitmask ``named`` on my team are exactly those of ``want``), from the
-    seat's weights w: ``want = named`` all are teammates, ``want = 0`` none is."""
-    full = (1 << n) - 1
-    tot = 0.0
-    for i in range(na):  # branch-free: w is 0 off the seat's list, and adding 0.0 changes nothing
-        a = asg[i]
-        same = a if (a >> me) & 1 else (~a) & full  # my side of the split (the module doc)
-        tot += w[i] if (same & named) == want else 0.0
-    return tot
 
 
 # ------------------------------------------------------------------ evidence

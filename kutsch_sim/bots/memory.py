@@ -15,7 +15,16 @@ brow       (10, 3, 16) f64  each seat's role rows (``bots.params``: ROLE_MINORIT
 brole      (10,) i8         bit r set: seat's role row r differs from its base row (view.role_nb)
 bel_asg    (256,) i32       team assignments possible at this N (bit p = Order)
 bel_pair   (10, 10) f64     public soft evidence per pair of seats (before saturation)
-bel_psat   (10, 10) f64     the same after saturation (``observer.pair_nb``)
+bel_psat   (10, 10) f64     the same after saturation (``evidence.pair_nb``); both model 0 (``bots.evidence``)
+bel_pair1  (10, 10) f64     model 1 (fitted): public soft evidence per pair (before saturation)
+bel_psat1  (10, 10) f64     ... after saturation
+bel_inf1   (10, 10) f64     model 1: the public evidence of acts that knew the other's team (raw sum)
+bel_graw1  (10, 10) f64     model 1: bel_graw1[s, g], the raw sum of s's private evidence from giver g
+bel_own1   (10, 10) f64     bel_own1[s, q]: s's own part of the pair (s, q)'s model-1 total
+bel_corr1  (10, 10) f64     bel_corr1[s, q]: what taking its own part out changes in s's saturated
+                            total of the pair (s, q), in s's private factors (model-1 seats)
+bel_model  (10,) i8         each seat's evidence model (params.P_EVIDENCE)
+bel_models i64              bit m set: a seat of model m is in the game
 bel_gpair  (10, 10) f64     bel_gpair[s, g]: private soft evidence s has from giver g
 bel_epub   (11, 256) f64    per assignment, exp(trust * public soft evidence), one row per
                             trust in play (row 10: all ones; ``beliefs.trust_slots_nb``)
@@ -25,6 +34,7 @@ bel_idx    (10, 252) i16    each seat's list of the assignments its hard evidenc
 bel_key    (10, 2) i64      what that list was made for, and its length
 bel_tval   (10,) f64        the distinct nonzero soft_trust values, bel_nts of them
 bel_tslot  (10,) i8         each seat's row of bel_epub
+bel_tmodel (10,) i8         the evidence model of each row of bel_epub
 bel_nts    i64              rows of bel_epub in use
 bel_w      (10, 256) f64    each seat's posterior weight per assignment
 bel_team   (10, 10) f64     bel_team[s, p] = P(p is on s's team) as s believes
@@ -60,6 +70,8 @@ def _memory_dtype() -> np.dtype:
         ("bot", i8, (P,)), ("bparam", f64, (P, N_BPARAM)), ("brow", f64, (P, N_ROLES - 1, N_BPARAM)),
         ("brole", i8, (P,)),
         ("bel_asg", i32, (A_PAD,)), ("bel_pair", f64, (P, P)), ("bel_psat", f64, (P, P)), ("bel_gpair", f64, (P, P)),
+        ("bel_pair1", f64, (P, P)), ("bel_psat1", f64, (P, P)), ("bel_inf1", f64, (P, P)), ("bel_graw1", f64, (P, P)), ("bel_own1", f64, (P, P)), ("bel_corr1", f64, (P, P)),
+        ("bel_model", i8, (P,)), ("bel_models", i64), ("bel_tmodel", i8, (P,)),
         ("bel_epub", f64, (P + 1, A_PAD)), ("bel_epriv", f64, (P, A_PAD)), ("bel_bins", f64, (N_BINS,)),
         ("bel_idx", np.int16, (P, A_MAX)), ("bel_key", i64, (P, 2)),
         ("bel_tval", f64, (P,)), ("bel_tslot", i8, (P,)), ("bel_nts", i64), ("bel_w", f64, (P, A_PAD)),

@@ -4,7 +4,8 @@
 every event type in ``OBSERVED_MASK`` and updates every seat from what *that seat* sees:
 public events for all, private fields (cards in a trade, a draw, a look) only for the seats
 involved. It writes the bots' memory only (``st.mem``: ``bots.memory``), never the rules'
-fields. Soft evidence is kept as pairwise terms (``bots.beliefs``, the module doc); item
+fields. Soft evidence is kept as pairwise terms, weighed by each seat's model
+(``bots.evidence``; ``bots.beliefs``, the module doc); item
 beliefs as ``bel_conf[s, c]``, s's probability that card c is still where s last saw it
 (``st.k_card[s, c]``): each time the holder passes an unseen card on (trade, gift, Sextant,
 fight take, Priest), it drops by the chance that this was the card, (h-1)/h for a hand of h.
@@ -12,41 +13,34 @@ fight take, Priest), it drops by the chance that this was the card, (h-1)/h for 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..jit import njit
 
-from ..cards_nb import (
-    C_DAGGER,
-    C_GLOVES,
-    C_KNIVES,
-    C_PEARL,
-    C_RING,
-    C_WHIP,
-    future_team_nb,
-    is_bag_nb,
-    kind_nb,
-)
+from ..cards_nb import C_DAGGER, C_GLOVES, C_KNIVES, C_RING, C_WHIP, is_bag_nb, kind_nb
 from ..enums import EV, IK, LOC_DECK, N_CARDS, OFFER_DIPLOMAT, SC, SIDE_ATT, SIDE_DEF, SRC
 from .beliefs import kept_nb, tell_size_nb
+from .evidence import (
+    E_ATTACK,
+    E_BONUS_WITH,
+    E_DOCTOR_WITH,
+    E_MIXER_WITH,
+    E_OFFER,
+    E_PRIEST_SELF,
+    E_PRIEST_WITH,
+    E_REJECT,
+    E_ACCEPT,
+    E_SUPPORT_WITH,
+    GIFT_OFFER,
+    GIFT_PASS,
+    GIFT_RETURN,
+    ev_pair_nb,
+    ev_side_nb,
+    gift_nb,
+)
 from .intrinsics import ctz_nb
 from .params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, M_REJECTED, M_SAW_DECK
 from .values import cards_at_nb
-
-# weights of soft evidence (log-likelihood ratio per unit of soft_trust)
-W_SUPPORT = 0.7  # a supporter is with the side it supports and against the other
-W_BONUS = 0.3  # a supporter also plays a support card / the Bodyguard
-W_ATTACK = 0.1  # attackers attack opponents, but also unknowns (to look)
-W_OFFER = 0.15  # a free offer: items go towards believed teammates
-W_ACCEPT = 0.1
-W_REJECT = 0.1
-W_PRIEST = 0.5  # the Priest protects the defender from the attacker
-W_DOCTOR = 0.5  # the Doctor protects the loser from the winner
-W_MIXER = 1.0  # the Poison Mixer names its side the winner
-S_PAIR = 1.5  # saturation of the soft evidence about one pair of seats (see pair_nb)
-W_GIFT = 0.7  # private: a victory item of my colour handed to me (or a Black Pearl, negative)
 
 # fight context kept by the observer (bel_ctx)
 X_ATT = 0
@@ -70,80 +64,6 @@ for _t in OBSERVED:
 del _t
 
 
-# ------------------------------------------------------------------ assignments
-
-@njit(cache=True, inline="always")
-def pair_total_nb(st, p, q, wt):
-    """Add evidence wt to the pair (p, q) and return the change of its saturated total (see
-    :func:`pair_nb`)."""
-    pair, psat = st.mem.bel_pair, st.mem.bel_psat
-    old = psat[p, q]
-    pair[p, q] += wt
-    pair[q, p] = pair[p, q]
-    # S tanh(x / S), from one exp: tanh y = (1 - e) / (1 + e) with e = exp(-2|y|) (libm's tanh
-    # takes an expm1, about three times the cost of an exp; the two agree to ~1e-16)
-    # math.exp throughout the bots: libm's exp, as compiled code calls it; numpy's own exp can
-    # differ in the last bit on some hosts, and the games without the JIT must be the compiled games
-    y = pair[p, q] / S_PAIR
-    e = math.exp(-2.0 * abs(y))
-    t = (1.0 - e) / (1.0 + e)
-    new = S_PAIR * (t if y >= 0.0 else -t)
-    psat[p, q] = new
-    psat[q, p] = new
-    return new - old
-
-
-@njit(cache=True, inline="always")
-def pair_nb(st, na, p, q, wt):
-    """Evidence wt (log-likelihood ratio) that p and q are on the same team. A pair's total
-    is saturated, S_PAIR * tanh(total / S_PAIR): behaviour is correlated (seats act on
-    beliefs built from each other's behaviour), so no amount of it about one pair is worth
-    more than a likelihood ratio of e^S_PAIR. The change of the saturated total is added to
-    every assignment where p and q are together, as the factor exp(trust * change) on the
-    row of ``bel_epub`` of each trust in play (see :func:`trust_slots_nb`). ``bel_psat``
-    keeps each pair's saturated total. The loop over the assignments is branch-free (a
-    factor of exactly 1.0 where p and q are apart changes nothing): whether they are
-    together follows no pattern a branch predictor learns, and at 10 players (252
-    assignments) the branch-free loop took about 60 ns instead of 155. ``na``
-    is the number of assignments kept (:func:`kept_nb`: 126 at 9 and 10 players)."""
-    if p == q or p < 0 or q < 0:
-        return
-    epub, asg = st.mem.bel_epub, st.mem.bel_asg
-    dw = pair_total_nb(st, p, q, wt)
-    for k in range(st.mem.bel_nts):
-        f = math.exp(st.mem.bel_tval[k] * dw)
-        row = epub[k]
-        for i in range(na):
-            a = asg[i]
-            row[i] *= f if ((a >> p) ^ (a >> q)) & 1 == 0 else 1.0
-
-
-@njit(cache=True)
-def side_nb(st, na, s, x, y, wt):
-    """Seat s sides with x against y: evidence wt that s is with x, and against being with y
-    (:func:`pair_nb` twice, in one loop over the assignments: each row entry is multiplied
-    by the two factors in the same order as by two calls, so the result is the same to the
-    bit)."""
-    if s == x or s == y or x < 0 or y < 0:
-        return
-    if x == y:  # the same pair twice: its total saturates after each step
-        pair_nb(st, na, s, x, wt)
-        pair_nb(st, na, s, y, -wt)
-        return
-    epub, asg = st.mem.bel_epub, st.mem.bel_asg
-    dx = pair_total_nb(st, s, x, wt)
-    dy = pair_total_nb(st, s, y, -wt)
-    for k in range(st.mem.bel_nts):
-        t = st.mem.bel_tval[k]
-        fx = math.exp(t * dx)
-        fy = math.exp(t * dy)
-        row = epub[k]
-        for i in range(na):
-            a = asg[i]
-            r = row[i] * (fx if ((a >> s) ^ (a >> x)) & 1 == 0 else 1.0)
-            row[i] = r * (fy if ((a >> s) ^ (a >> y)) & 1 == 0 else 1.0)
-
-
 @njit(cache=True)
 def stale_all_nb(fresh, n):
     for s in range(n):
@@ -165,31 +85,6 @@ def decay_nb(conf, k_card, n, p, keep, x, y):
             c = ctz_nb(m)
             m &= m - 1
             cs[c] *= keep
-
-
-@njit(cache=True)
-def gift_nb(st, na, r, g, c, wt):
-    """Private evidence for receiver r of card c from giver g: a victory item of r's colour
-    says g thinks r is a teammate (so g likely is one); a Black Pearl says the opposite. Kept
-    per giver (``bel_gpair[r, g]``) and as r's factors ``bel_epriv[r]``."""
-    if r < 0 or g < 0 or r == g:
-        return
-    mine = st.k_assoc[r, r]
-    f = future_team_nb(c)
-    v = 0.0
-    if f >= 0 and f == mine:
-        v = wt
-    elif c == C_PEARL:
-        v = -wt
-    if v == 0.0:
-        return
-    st.mem.bel_gpair[r, g] += v
-    epriv, asg = st.mem.bel_epriv[r], st.mem.bel_asg
-    ev = math.exp(v)
-    for i in range(na):  # branch-free, as in pair_nb
-        a = asg[i]
-        epriv[i] *= ev if ((a >> r) ^ (a >> g)) & 1 == 0 else 1.0
-    st.mem.bel_fresh[r] = False
 
 
 @njit(cache=True, inline="always")
@@ -259,12 +154,12 @@ def observe_nb(st, typ, a, b, c, d):
         ctx[X_ATT] = a
         ctx[X_DEF] = b
         ctx[X_WON] = -1
-        pair_nb(st, na, a, b, -W_ATTACK)
+        ev_pair_nb(st, na, a, b, E_ATTACK)
         stale_all_nb(fresh, n)
     elif typ == EV.SUPPORT:
         x = ctx[X_ATT] if b == SIDE_ATT else ctx[X_DEF]
         y = ctx[X_DEF] if b == SIDE_ATT else ctx[X_ATT]
-        side_nb(st, na, a, x, y, W_SUPPORT)
+        ev_side_nb(st, na, a, x, y, E_SUPPORT_WITH)
         stale_all_nb(fresh, n)
     elif typ == EV.BONUS:
         cc = bonus_card_nb(b)
@@ -274,7 +169,7 @@ def observe_nb(st, typ, a, b, c, d):
         if a != ctx[X_ATT] and a != ctx[X_DEF]:
             x = ctx[X_ATT] if c == SIDE_ATT else ctx[X_DEF]
             y = ctx[X_DEF] if c == SIDE_ATT else ctx[X_ATT]
-            side_nb(st, na, a, x, y, W_BONUS)
+            ev_side_nb(st, na, a, x, y, E_BONUS_WITH)
             stale_all_nb(fresh, n)
     elif typ == EV.RING:
         for s in range(n):
@@ -282,7 +177,7 @@ def observe_nb(st, typ, a, b, c, d):
     elif typ == EV.MIXER:
         x = ctx[X_ATT] if b == SIDE_ATT else ctx[X_DEF]
         y = ctx[X_DEF] if b == SIDE_ATT else ctx[X_ATT]
-        side_nb(st, na, a, x, y, W_MIXER)
+        ev_side_nb(st, na, a, x, y, E_MIXER_WITH)
         stale_all_nb(fresh, n)
     elif typ == EV.RESULT:
         ctx[X_WON] = c
@@ -293,15 +188,15 @@ def observe_nb(st, typ, a, b, c, d):
         if won == SIDE_ATT or won == SIDE_DEF:
             loser = ctx[X_DEF] if won == SIDE_ATT else ctx[X_ATT]
             winner = ctx[X_ATT] if won == SIDE_ATT else ctx[X_DEF]
-            side_nb(st, na, a, loser, winner, W_DOCTOR)
+            ev_side_nb(st, na, a, loser, winner, E_DOCTOR_WITH)
             stale_all_nb(fresh, n)
     elif typ == EV.PRIEST:
         # priest a stopped attacker b (who gave card c, -1 if none); logged after the move
         if ctx[X_DEF] >= 0:
             if a == ctx[X_DEF]:
-                pair_nb(st, na, a, b, -W_PRIEST)
+                ev_pair_nb(st, na, a, b, E_PRIEST_SELF)
             else:
-                side_nb(st, na, a, np.int64(ctx[X_DEF]), b, W_PRIEST)
+                ev_side_nb(st, na, a, np.int64(ctx[X_DEF]), b, E_PRIEST_WITH)
             stale_all_nb(fresh, n)
         if c >= 0:
             h = hand_n[b]
@@ -315,16 +210,16 @@ def observe_nb(st, typ, a, b, c, d):
         forced = d == OFFER_DIPLOMAT
         ctx[X_FORCED] = 1 if forced else 0
         if not forced:
-            pair_nb(st, na, a, b, W_OFFER)
+            ev_pair_nb(st, na, a, b, E_OFFER)
             stale_all_nb(fresh, n)
         conf[b, c] = 1.0
-        gift_nb(st, na, b, a, c, W_GIFT)
+        gift_nb(st, na, b, a, c, GIFT_OFFER)
     elif typ == EV.ACCEPT:
         forced = ctx[X_FORCED] == 1
         if not forced:  # the Diplomat's target had no choice, and gave the named item
-            pair_nb(st, na, a, b, W_ACCEPT)
+            ev_pair_nb(st, na, b, a, E_ACCEPT)  # b accepted a's offer
             stale_all_nb(fresh, n)
-            gift_nb(st, na, a, b, d, W_GIFT)
+            gift_nb(st, na, a, b, d, GIFT_RETURN)
         ctx[X_FORCED] = 0
         bmem[a, M_REJECTED] &= ~(1 << b)
         ctx[X_TRADE_A] = a
@@ -346,7 +241,7 @@ def observe_nb(st, typ, a, b, c, d):
         conf[a, d] = 1.0
         conf[b, d] = 1.0
     elif typ == EV.REJECT:
-        pair_nb(st, na, a, b, -W_REJECT)
+        ev_pair_nb(st, na, b, a, E_REJECT)  # b rejected a's offer
         stale_all_nb(fresh, n)
         bmem[a, M_REJECTED] |= 1 << b
     elif typ == EV.ANNOUNCE:
@@ -404,7 +299,7 @@ def observe_nb(st, typ, a, b, c, d):
             cg = bmem[g, M_PASSED]
             if cg >= 0 and k_card[g, cg] == a:
                 conf[g, cg] = 1.0
-        gift_nb(st, na, b, a, c, W_GIFT * 0.5)
+        gift_nb(st, na, b, a, c, GIFT_PASS)
     elif typ == EV.TAKE:
         if c >= 0:  # logged before the move: b still holds h cards
             h = hand_n[b]

@@ -38,6 +38,8 @@ P_LOGE_HIDE = 16  # while holding the Loge near a solo win: weight of keeping my
 P_SEARCH_WIDTH = 17  # search: how many actions the look-ahead compares (at most SEARCH_MAX_WIDTH)
 P_SEARCH_SAMPLES = 18  # search: sampled worlds (one rollout each) per compared action
 P_SEARCH_MARGIN = 19  # search: standard errors by which another action must beat smart's own choice
+P_EVIDENCE = 20  # the soft-evidence model (bots.evidence): 0 hand-set weights, 1 fitted, own actions not counted
+P_CALIBRATED = 21  # 1 = a declaration's P(success) and P(minority) are read through the fitted maps (bots.calibration)
 
 PARAM_NAMES = (
     "declare_threshold",
@@ -60,9 +62,14 @@ PARAM_NAMES = (
     "search_width",
     "search_samples",
     "search_margin",
+    "evidence",
+    "calibrated",
 )
 SEARCH_MAX_WIDTH = 64  # the look-ahead's candidate buffer (kutsch_sim.search.lookahead)
-SEARCH_NAMES = PARAM_NAMES[P_SEARCH_WIDTH:]  # the search budget: optional columns of a profile table (0 if absent)
+SEARCH_NAMES = PARAM_NAMES[P_SEARCH_WIDTH:P_SEARCH_MARGIN + 1]  # the search budget (0 if absent)
+OPTIONAL_NAMES = PARAM_NAMES[P_SEARCH_WIDTH:]  # columns a profile table may leave off at its end (0 if absent) ...
+OPTIONAL_GROUPS = (SEARCH_NAMES, ("evidence",), ("calibrated",))  # ... in these groups, in this order
+BASE_ONLY = ("soft_trust", "evidence", "calibrated")  # shape the beliefs that choose a role row: base row only
 assert len(PARAM_NAMES) < N_BPARAM  # the last slot is the told bits (P_TOLD, below)
 
 # ----------------------------------------------------------- bot memory slots (bmem row, int32)

@@ -10,9 +10,9 @@ first profile looked up; their names must be new.
 A profile is a base row (``when`` = ``any`` or no ``when`` column) and optionally role rows
 that follow it under the same name (``when`` = ``minority``, ``majority`` or ``loge``,
 ``params.ROLE_NAMES``): a seat uses a role row while it is in that role as it sees it
-(``bots.view.role_nb``). An empty cell of a role row is the base row's value. ``soft_trust``
-and ``told`` shape the beliefs that choose the row, so they are the base row's (a role row
-leaves them empty or repeats them). ``told`` (0 if absent or empty) is ``params.P_TOLD``'s bit
+(``bots.view.role_nb``). An empty cell of a role row is the base row's value. ``soft_trust``,
+``evidence``, ``calibrated`` and ``told`` shape the beliefs that choose the row, so they are
+the base row's (a role row leaves them empty or repeats them). ``told`` (0 if absent or empty) is ``params.P_TOLD``'s bit
 mask: 1 a seat of the smaller team is told so, 2 one of the larger team, 3 both.
 """
 
@@ -28,12 +28,15 @@ from ..cards import DATA_DIRS, read_table
 from ..enums import MAX_PLAYERS
 from ..errors import KutschError
 from .params import (
+    BASE_ONLY,
     BOT_FIRST,
     BOT_NAMES,
     BOT_RANDOM,
     N_BPARAM,
     N_ROLES,
-    P_SOFT_TRUST,
+    OPTIONAL_GROUPS,
+    OPTIONAL_NAMES,
+    P_SEARCH_WIDTH,
     P_TOLD,
     PARAM_NAMES,
     ROLE_NAMES,
@@ -70,10 +73,14 @@ def _header(path: Path) -> tuple[str, ...]:
         cols = tuple(f.strip().lower() for f in line.split(","))
         opt = tuple(c for c in ("when", TOLD_NAME) if c in cols[2:4])  # in this order
         want = ("profile", "bot", *opt, *PARAM_NAMES)
-        if cols != want and cols != want[: len(want) - len(SEARCH_NAMES)]:
+        # the optional columns come in groups (the search budget whole), each only after the one before
+        ends = [len(want) - len(OPTIONAL_NAMES)]
+        for g in OPTIONAL_GROUPS:
+            ends.append(ends[-1] + len(g))
+        if cols != want[: len(cols)] or len(cols) not in ends:
+            groups = "".join(f"[,{','.join(g)}" for g in OPTIONAL_GROUPS) + "]" * len(OPTIONAL_GROUPS)
             raise KutschError(f"{path}: line {lineno}: columns must be profile,bot[,when][,{TOLD_NAME}],"
-                              f"{','.join(PARAM_NAMES[: -len(SEARCH_NAMES)])}[,{','.join(SEARCH_NAMES)}], "
-                              f"got {line.strip()}")
+                              f"{','.join(PARAM_NAMES[: -len(OPTIONAL_NAMES)])}{groups}, got {line.strip()}")
         return cols
     raise KutschError(f"{path}: no header line")
 
@@ -91,7 +98,7 @@ def _number(path: Path, lineno: int, col: str, text: str) -> float:
 def _check_search(path: Path, lineno: int, bot: str, values: list[float]) -> None:
     """A search profile's width (at most SEARCH_MAX_WIDTH) and samples are whole numbers from 1;
     other bots have no budget."""
-    budget = values[-len(SEARCH_NAMES):]
+    budget = values[P_SEARCH_WIDTH:P_SEARCH_WIDTH + len(SEARCH_NAMES)]
     if bot == "search":
         width, samples = budget[:2]
         if any(x < 1 or x != int(x) for x in (width, samples)) or width > SEARCH_MAX_WIDTH or samples > 4096:
@@ -149,11 +156,13 @@ def load_profiles(path: Path | str | None = None, known: dict[str, Profile] | No
             raise KutschError(f"{path}: line {lineno}: {TOLD_NAME} is the base row's; leave it empty")
         rvals = [values[j] if row.get(c, "") == "" else _number(path, lineno, c, row[c])
                  for j, c in enumerate(PARAM_NAMES)]
-        if rvals[-len(SEARCH_NAMES):] != values[-len(SEARCH_NAMES):]:
+        search = slice(P_SEARCH_WIDTH, P_SEARCH_WIDTH + len(SEARCH_NAMES))
+        if rvals[search] != values[search]:
             raise KutschError(f"{path}: line {lineno}: {', '.join(SEARCH_NAMES)} are the base row's; leave them empty")
-        if rvals[P_SOFT_TRUST] != values[P_SOFT_TRUST]:
-            raise KutschError(f"{path}: line {lineno}: soft_trust is the base row's (it weighs the beliefs "
-                              f"that choose the row); leave it empty")
+        for c in BASE_ONLY:
+            if rvals[PARAM_NAMES.index(c)] != values[PARAM_NAMES.index(c)]:
+                raise KutschError(f"{path}: line {lineno}: {c} is the base row's (it shapes the beliefs "
+                                  f"that choose the row); leave it empty")
         roles[name][r] = tuple(rvals)
     for name, (bid, values, told) in base.items():
         out[name] = Profile(bid, tuple(values), told, tuple(sorted(roles[name].items())))

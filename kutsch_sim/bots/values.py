@@ -59,12 +59,29 @@ DECK_SLOTS = 45  # deck cards I cannot place
 DECK_M = 46  # expected number of our victory items in the item deck
 CAND_CNT = 50  # declaration planning: our victory items last seen at each seat
 CAND_P = 60  # ... and the probability they are all still there
-CLAIM = 70  # the turn's action: what it states of its declarations (act.choose_action_nb, CL_* offsets)
 TR_KEEP = 96  # the turn's action: per card c of my hand, its keep value (act.trade_card_nb)
 TR_EFF = 117  # ... the value of its trade effect whoever takes it
 TR_REASON = 138  # ... and its reason code
 LOGE = 160  # P(seat p holds the Coat of Armor of the Loge), filled when loge_watch > 0 (R6.5)
-N_SCR = 170
+# what the turn's action states, at scr[CLAIM + CL_*] (-1: not weighed at this decision), read by
+# the calibration recorder (kutsch_sim.calib) from the View after the decision; no policy reads it
+CLAIM = 170
+CL_P_TEAM = 0  # the team declaration's P(success) as stated (R6.3) ...
+CL_M_TEAM = 1  # ... and its plan of whom to name (a bit mask)
+CL_P_DRINK = 2  # the same with the Drink of Power (R7)
+CL_M_DRINK = 3
+CL_P_FORT = 4  # fortune-telling (R10)
+CL_M_FORT = 5
+CL_WAIT = 6  # P(my team wins by playing on) as stated (act.wait_odds_nb, declarations by value)
+CL_MINOR = 7  # P(my team is the smaller) as stated
+CL_P1_TEAM = 8  # a calibrated seat: the team declaration's P(success) before the declarations' map
+CL_P1_DRINK = 9
+CL_J_TEAM = 10  # a calibrated seat: its stated P(every seat named is a teammate)
+CL_J_DRINK = 11
+CL_TM = 12  # a calibrated seat: + p, its stated P(teammate) of each seat holding our items
+CL_CONF = 22  # a calibrated seat: + c (c < 8), its stated P(card c is still where it last saw it)
+N_CL = 30
+N_SCR = CLAIM + N_CL
 
 # how much each occupation is worth holding (Coat pick, Tome swap); team-neutral
 OCC_VALUE = (0.9, 0.6, 0.7, 0.8, 0.6, 0.5, 0.5, 0.4, 0.7, 0.7)

@@ -23,11 +23,27 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..bots.act import CL_M_DRINK, CL_M_FORT, CL_M_TEAM, CL_P_DRINK, CL_P_FORT, CL_P_TEAM, CL_WAIT
-from ..bots.beliefs import joint_nb
+from ..bots.posterior import joint_nb, shares_nb
 from ..bots.dispatch import bot_choose_nb, refresh_seat_nb
 from ..bots.params import BOT_SEARCH, BOT_SMART, M_PRESET, M_PRESET_ODDS
-from ..bots.values import CLAIM
+from ..bots.act import wait_odds_nb
+from ..bots.values import (
+    CL_CONF,
+    CL_J_DRINK,
+    CL_J_TEAM,
+    CL_M_DRINK,
+    CL_M_FORT,
+    CL_M_TEAM,
+    CL_MINOR,
+    CL_P1_DRINK,
+    CL_P1_TEAM,
+    CL_P_DRINK,
+    CL_P_FORT,
+    CL_P_TEAM,
+    CL_TM,
+    CL_WAIT,
+    CLAIM,
+)
 from ..cards_nb import now_team_nb
 from ..engine.game import action_options_nb, play_turns_nb
 from ..engine.state import new_state_nb
@@ -58,8 +74,10 @@ COL_LABEL = 6  # 1 if it held at the decision (for T_WAIT, T_SEARCH: won), 0 if 
 COL_CHOSEN = 7  # 1 if the bot took the declaration this claim belongs to (the turn's action), 0 if not
 COL_KIND = 8  # the declaration (DK.*) a claim belongs to, -1
 COL_WON = 9  # 1 if the claiming seat won the game (filled at its end)
-COL_X1 = 10  # T_WAIT: our victory items our team holds as the seat sees it; T_SEARCH: smart's choice's share
-COL_X2 = 11  # T_WAIT: theirs their team holds
+COL_X1 = 10  # T_NAMED, T_JOINT, T_MINORITY: the same from hard evidence alone; T_DECL_*: before the
+#              declarations' map (a calibrated seat, else -1); T_WAIT: act.wait_odds_nb, uncalibrated;
+#              T_SEARCH: smart's own choice's share of the worlds
+COL_X2 = 11  # the same from the seat's posterior, uncalibrated (T_WAIT: turn / 100)
 N_COL = 12
 COLUMNS = ("game", "turn", "seat", "type", "about", "stated", "label", "chosen", "kind", "won", "x1", "x2")
 ROWS_PER_GAME = 160  # room a chunk gives each game; a fuller game's further claims are dropped (counted)
@@ -124,33 +142,60 @@ def put_nb(out, k, game, turn, seat, typ, about, stated, label, chosen, kind, x1
     return k + 1
 
 
+@njit(cache=True, inline="always")
+def said_nb(scr, slot, raw):
+    """What the seat stated at ``scr[CLAIM + slot]`` (a calibrated seat, ``bots.calibration``),
+    else ``raw``, the value of its beliefs that it declares on uncalibrated."""
+    x = scr[CLAIM + slot]
+    return x if x >= 0.0 else raw
+
+
 @njit(cache=True)
 def plan_claims_nb(cp, me, game, turn, kind, p, mask, chosen, out, k):
     """The rows of one declaration plan of seat ``me``'s View (the copy ``cp`` holds the truth):
     its P(success), its joint P(all named are teammates), each named seat's P(teammate) and
-    each counted card's P(still there), as ``bots.act.plan_names_nb`` counted them."""
+    each counted card's P(still there), as ``bots.act.plan_names_nb`` counted them; each as
+    stated, with the posterior's value (and the same from hard evidence alone) beside it."""
     v = cp.mem.vw
+    scr = v.scr
     n = cp.sc[SC.N]
     m = np.int64(mask)
     ok = 1.0 if would_succeed_nb(cp, me, kind, m) else 0.0
     typ = T_DECL_TEAM if kind == DK.TEAM else (T_DECL_DRINK if kind == DK.DRINK else T_DECL_FORTUNE)
-    k = put_nb(out, k, game, turn, me, typ, m, p, ok, chosen, kind, -1.0, -1.0)
+    p1 = -1.0
+    if kind == DK.TEAM:
+        p1 = scr[CLAIM + CL_P1_TEAM]
+    elif kind == DK.DRINK:
+        p1 = scr[CLAIM + CL_P1_DRINK]
+    k0 = put_nb(out, k, game, turn, me, typ, m, p, ok, chosen, kind, p1, -1.0)
     if kind == DK.FORTUNE or m == 0:
-        return k
+        return k0
+    k = k0
     team = np.int64(cp.assoc[me])
     pj = joint_nb(n, me, v.na, v.asg, v.w, v.k_assoc, m, m)
+    raw = pj
     allin = 1.0
     for q in range(n):
         if (m >> q) & 1:
             same = 1.0 if cp.assoc[q] == team else 0.0
             allin *= same
-            k = put_nb(out, k, game, turn, me, T_NAMED, q, v.tm[q], same, chosen, kind, -1.0, -1.0)
-    k = put_nb(out, k, game, turn, me, T_JOINT, m, pj, allin, chosen, kind, -1.0, -1.0)
+            h, ps = shares_nb(n, me, v.na, v.asg, v.w, np.int64(1) << q, False)
+            k = put_nb(out, k, game, turn, me, T_NAMED, q, said_nb(scr, CL_TM + q, v.tm[q]), same, chosen, kind, h,
+                       v.tm[q])
+    h, ps = shares_nb(n, me, v.na, v.asg, v.w, m, False)
+    k = put_nb(out, k, game, turn, me, T_JOINT, m, said_nb(scr, CL_J_TEAM if kind == DK.TEAM else CL_J_DRINK, pj),
+               allin, chosen, kind, h, pj)
     for c in range(8):
         h = v.k_card[c]
         if h >= 0 and h < n and (m >> h) & 1 and now_team_nb(c, v.bags_open) == v.team and v.conf[c] > 0.05:
             there = 1.0 if cp.loc[c] == h else 0.0
-            k = put_nb(out, k, game, turn, me, T_ITEM, c, v.conf[c], there, chosen, kind, -1.0, -1.0)
+            raw *= v.conf[c]
+            k = put_nb(out, k, game, turn, me, T_ITEM, c, said_nb(scr, CL_CONF + c, v.conf[c]), there, chosen, kind,
+                       -1.0, v.conf[c])
+    if kind == DK.DRINK:
+        raw *= v.minor
+    if k0 - 1 < out.shape[0]:
+        out[k0 - 1, COL_X2] = raw  # the declaration's P(success) from the posterior, uncalibrated
     return k
 
 
@@ -176,11 +221,13 @@ def turn_claims_nb(st, me, cp, game, out, k):
             k = plan_claims_nb(cp, me, game, turn, kind, p, scr[CLAIM + cm], 1.0 if took == kind else 0.0, out, k)
     if scr[CLAIM + CL_P_DRINK] >= 0.0:
         small = 1.0 if cp.sc[SC.MINORITY] == cp.assoc[me] else 0.0
-        k = put_nb(out, k, game, turn, me, T_MINORITY, -1, v.minor, small, 1.0 if took == DK.DRINK else 0.0,
-                   DK.DRINK, -1.0, -1.0)
+        h, ps = shares_nb(cp.sc[SC.N], me, v.na, v.asg, v.w, np.int64(0), True)
+        k = put_nb(out, k, game, turn, me, T_MINORITY, -1, said_nb(scr, CL_MINOR, v.minor), small,
+                   1.0 if took == DK.DRINK else 0.0, DK.DRINK, h, ps)
     w = scr[CLAIM + CL_WAIT]
     if w >= 0.0 and (scr[CLAIM + CL_P_TEAM] >= 0.0 or scr[CLAIM + CL_P_DRINK] >= 0.0):
-        k = put_nb(out, k, game, turn, me, T_WAIT, -1, w, -1.0, 1.0 if took >= 0 else 0.0, took, -1.0, -1.0)
+        k = put_nb(out, k, game, turn, me, T_WAIT, -1, w, -1.0, 1.0 if took >= 0 else 0.0, took, wait_odds_nb(v),
+                   turn / 100.0)
     if cp.mem.bot[me] == BOT_SEARCH and st.mem.bmem[me, M_PRESET] > 0:
         odds = st.mem.bmem[me, M_PRESET_ODDS]
         k = put_nb(out, k, game, turn, me, T_SEARCH, st.mem.bmem[me, M_PRESET] - 1, (odds // 1000) / 100.0, -1.0,

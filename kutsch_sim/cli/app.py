@@ -15,6 +15,7 @@ import typer
 
 from ..errors import KutschError
 from .bench import bench_cmd
+from .calibration import calibration_cmd
 from .ladder import ladder_cmd
 from .play import play_cmd
 from .report import report_cmd
@@ -36,7 +37,8 @@ def _root() -> None:
 
 
 for _name, _cmd in (("play", play_cmd), ("simulate", simulate_cmd), ("study", study_cmd), ("ladder", ladder_cmd),
-                   ("report", report_cmd), ("bench", bench_cmd), ("tune", tune_cmd)):
+                   ("report", report_cmd), ("bench", bench_cmd), ("tune", tune_cmd),
+                   ("calibration", calibration_cmd)):
     app.command(_name)(_cmd)
 
 

@@ -51,7 +51,7 @@ def ladder_cmd(
 ) -> None:
     """Play the same configurations at every rung of a skill ladder, on the same deals, and write the report.
 
-    By default 3, 5, 6, 9 players x basic, basic+Loge with the Drink of Power on, and basic with it off at 3, 5, 9 (11 configurations) at each rung. Every rung plays the same deals (seed, configuration and game index; the rung is not part of a game's random stream). The report is the top rung's, with a robustness section: each headline number at every rung, and whether it holds between the two strongest.
+    By default 3, 5, 6, 9 players x basic, basic+Loge with the Drink of Power on, and basic with it off at 3, 5, 9 (11 configurations) at each rung. Every rung plays the same deals (seed, configuration and game index; the rung is not part of a game's random stream). The report is the top rung's, with a robustness section: each headline number at every rung, and whether it holds across the three strongest (paired on the same deals, within 3 points).
     """
     from ..sim.ladder import default_rungs, ladder_options
     from ..sim.study import Study

@@ -7,9 +7,13 @@ actions, and compares them on ``search_samples`` worlds drawn from its own view
 (``search.sample``): in each world it plays each action and then the whole game to its end
 with ``smart`` at every seat (itself included), on the same random stream for every action
 (common random numbers: the actions are compared on the same futures). It takes the action
-that won most often, if it won more often than smart's own choice by more than one standard
-error of their paired difference; smart's own choice otherwise. This is one step of policy improvement over
-``smart`` by Monte Carlo rollouts (Tesauro and Galperin 1996; with sampled hidden states, the
+that won most often, if it won more often than smart's own choice by more than
+``search_margin`` standard errors of their paired difference; smart's own choice otherwise. The
+best of several noisy shares is biased upward (the winner's curse), so a calibrated seat
+(``params.P_CALIBRATED``; its worlds' teams are drawn from its tempered posterior,
+``search.sample``) plays that pick and smart's choice again on as many fresh worlds, keeps the
+pick only if it wins there by the margin too, and states the fresh share. This is one step of
+policy improvement over ``smart`` by Monte Carlo rollouts (Tesauro and Galperin 1996; with sampled hidden states, the
 determinised rollouts of Long et al. 2010 and Cowling et al. 2012, docs/search.md).
 
 Everything after the action (supports, fight choices, names, gifts) is smart's. A turn it
@@ -30,6 +34,7 @@ from ..bots.params import (
     BOT_SEARCH,
     M_PRESET,
     M_PRESET_ODDS,
+    P_CALIBRATED,
     P_SEARCH_MARGIN,
     P_SEARCH_SAMPLES,
     P_SEARCH_WIDTH,
@@ -104,13 +109,57 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
     m = candidates_nb(base, me, width, cand)
     if m == 0:
         return
-    for j in range(m):
-        wins[j] = 0.0
-        wins[MAX_WIDTH + j] = 0.0
-    rs = np.zeros(2, np.uint64)
     key = mix64_nb(st.rs[0] ^ (st.rs[1] * np.uint64(0x9E3779B97F4A7C15)))
+    play_worlds_nb(base, world, cp, me, cand, m, 0, samples, key, st.sc[SC.TURN], wins)
+    # another action than smart's only when it won more often by more than search_margin
+    # standard errors of the paired difference (a noisy winner of close actions plays worse)
+    z = st.mem.bparam[me, P_SEARCH_MARGIN]
+    best = 0
+    gain = 0.0
+    for j in range(1, m):
+        d = (wins[j] - wins[0]) / samples
+        var = max(wins[MAX_WIDTH + j] / samples - d * d, 0.0)
+        if d > gain and d > z * np.sqrt(var / samples):
+            best = j
+            gain = d
+    share0 = wins[0] / samples
+    share = wins[best] / samples
+    pick = cand[best]
+    if best > 0 and st.mem.bparam[me, P_CALIBRATED] > 0.0:
+        # the winner's curse (Smith and Winkler 2006): the best of several noisy shares is
+        # biased upward, so the pick is judged again against smart's own choice on as many fresh
+        # worlds; it is taken only if it wins there by the margin too, and its fresh share is
+        # the one it states (smart's choice, never picked for its share, is stated from both)
+        h = MAX_WIDTH // 2  # the second half of the buffers (the first m entries are read no more)
+        cand[h + 1] = pick
+        cand[h] = cand[0]
+        fresh = mix64_nb(key ^ np.uint64(0xF2E5A1C3D4B69787))
+        play_worlds_nb(base, world, cp, me, cand[h:], 2, h, samples, fresh, st.sc[SC.TURN], wins)
+        d = (wins[h + 1] - wins[h]) / samples
+        var = max(wins[MAX_WIDTH + h + 1] / samples - d * d, 0.0)
+        share0 = (wins[0] + wins[h]) / (2.0 * samples)
+        if d > 0.0 and d > z * np.sqrt(var / samples):
+            share = wins[h + 1] / samples
+        else:
+            pick = cand[0]
+            share = share0
+    st.mem.bmem[me, M_PRESET] = pick + 1
+    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(1000 * round(100.0 * share) + round(100.0 * share0))
+
+
+@njit(cache=True)
+def play_worlds_nb(base, world, cp, me, cand, m, at, samples, key, turn, wins):
+    """Play the ``m`` actions of ``cand`` in ``samples`` worlds drawn from seat ``me``'s view of
+    the position ``world`` (``base`` takes each world), each action on the same stream in a
+    world (common random numbers), to the end with smart at every seat: action j's wins go to
+    ``wins[at + j]``, the sum of its squared paired difference from action 0's to
+    ``wins[MAX_WIDTH + at + j]``. ``key`` and ``turn`` key the worlds' streams."""
+    for j in range(m):
+        wins[at + j] = 0.0
+        wins[MAX_WIDTH + at + j] = 0.0
+    rs = np.zeros(2, np.uint64)
     for s in range(samples):
-        rs[0] = stream_key_nb(key, st.sc[SC.TURN], s)
+        rs[0] = stream_key_nb(key, turn, s)
         rs[1] = np.uint64(0)
         sample_world_nb(base, world, me, rs)
         w0 = 0.0
@@ -124,22 +173,8 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
             x = won_nb(cp, me)
             if j == 0:
                 w0 = x
-            wins[j] += x
-            wins[MAX_WIDTH + j] += (x - w0) * (x - w0)  # the paired difference's square
-    # another action than smart's only when it won more often by more than search_margin
-    # standard errors of the paired difference (a noisy winner of close actions plays worse)
-    z = st.mem.bparam[me, P_SEARCH_MARGIN]
-    best = 0
-    gain = 0.0
-    for j in range(1, m):
-        d = (wins[j] - wins[0]) / samples
-        var = max(wins[MAX_WIDTH + j] / samples - d * d, 0.0)
-        if d > gain and d > z * np.sqrt(var / samples):
-            best = j
-            gain = d
-    st.mem.bmem[me, M_PRESET] = cand[best] + 1
-    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(1000 * round(100.0 * wins[best] / samples)
-                                              + round(100.0 * wins[0] / samples))
+            wins[at + j] += x
+            wins[MAX_WIDTH + at + j] += (x - w0) * (x - w0)  # the paired difference's square
 
 
 @njit(cache=True)

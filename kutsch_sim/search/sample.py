@@ -7,8 +7,9 @@ a draw from what the seat ``me`` knows:
 
 - the teams: an assignment drawn from its own posterior (``bots.beliefs``: its weights over
   the team assignments, which give weight only to assignments its hard evidence allows, and
-  which a told seat has narrowed to its team's size); at odd N the box card and the
-  minority follow from it (R2.2);
+  which a told seat has narrowed to its team's size), for a calibrated seat tempered to its
+  player count (``bots.calibration.TEMPER``: the worlds' teams then hold as often as it says);
+  at odd N the box card and the minority follow from it (R2.2);
 - the occupations it has not seen (face down, not its own) dealt at random from those it has
   not seen anywhere, the rest to the pile (R2.1);
 - the items it cannot see: every card in another hand or the deck, dealt at random into
@@ -18,7 +19,8 @@ a draw from what the seat ``me`` knows:
   only into hands (a card leaves the deck only into a hand and never goes back, R2.3, R4);
 - every other seat's knowledge and private memory reset to what it surely has: its own
   association, occupation and hand, the public evidence shared by all (``bel_epub``,
-  ``bel_pair``), face-up occupations, and the association and occupation cards it has looked
+  ``bel_pair``; under the fitted model its own actions taken back out of it, as it does
+  itself, ``bots.evidence``), face-up occupations, and the association and occupation cards it has looked
   at (who looked at whose card is public, R5.7, R9; what it saw is this world's card). Its
   beliefs are then remade from that on its next decision; the soft evidence only it has, its
   memory of the cards it saw pass and its plans are forgotten.
@@ -35,10 +37,14 @@ run there (``search.lookahead``).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..bots.beliefs import kept_nb, tell_size_nb
-from ..bots.params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, N_BMEM
+from ..bots.calibration import TEMPER
+from ..bots.evidence import rebuild_private_nb
+from ..bots.params import M_CLAIR_2ND, M_CLAIR_DN, M_CLAIR_TOP, M_PASSED, N_BMEM, P_CALIBRATED
 from ..cards_nb import C_BAG_GOBLET, C_BAG_KEY
 from ..enums import BROTHERHOOD, LOC_DECK, LOC_OUT, LOC_PILE, MAX_PLAYERS, N_CARDS, N_OCCS, ORDER, SC
 from ..jit import njit
@@ -74,15 +80,18 @@ def sample_teams_nb(dst, src, me, n, rs):
     w = src.mem.bel_w[me]
     asg = src.mem.bel_asg
     nk = kept_nb(n, src.sc[SC.N_ASG])
+    # a calibrated seat draws from its posterior tempered to its player count's TEMPER (the soft
+    # evidence's log weight times it, bots.calibration), whose worlds are as likely as the truth
+    tau = TEMPER[n] if src.mem.bparam[me, P_CALIBRATED] > 0.0 else 1.0
     z = 0.0
     for i in range(nk):
-        z += w[i]
+        z += w[i] if tau == 1.0 or w[i] <= 0.0 else math.pow(w[i], tau)
     pick = -1
     if z > 0.0:
         u = uniform_nb(rs) * z
         acc = 0.0
         for i in range(nk):
-            acc += w[i]
+            acc += w[i] if tau == 1.0 or w[i] <= 0.0 else math.pow(w[i], tau)
             if w[i] > 0.0:
                 pick = i
                 if u < acc:
@@ -245,13 +254,16 @@ def forget_others_nb(dst, src, me, n):
             dst.k_assoc[q, p] = -1
             dst.k_occ[q, p] = -1
             m.bel_gpair[q, p] = 0.0
+            m.bel_graw1[q, p] = 0.0
             m.bel_team[q, p] = 0.5
         for c in range(N_CARDS):
             dst.k_card[q, c] = dst.loc[c] if dst.loc[c] == q else -1
             m.bel_conf[q, c] = 1.0
-        for i in range(m.bel_epriv.shape[1]):
-            m.bel_epriv[q, i] = 1.0
+        for i in range(m.bel_w.shape[1]):
             m.bel_w[q, i] = 0.0
+        # its private factors: under the fitted model, its own actions taken back out of the
+        # public totals (public: who did what), and nothing else (bots.evidence)
+        rebuild_private_nb(dst, kept_nb(n, src.sc[SC.N_ASG]), q)
         for i in range(m.bel_idx.shape[1]):
             m.bel_idx[q, i] = 0
         m.bel_fresh[q] = False

@@ -41,7 +41,7 @@ FORMAT = "kutsch-sim-ladder"
 STREAM = LADDER_STREAM
 CHUNK = 250  # games a chunk file: a search rung plays about 0.5 s a game at 9 players, so an
 # interrupted ladder loses about a minute of it on two threads (a finished chunk is kept)
-DEFAULT_RUNGS = ("random", "greedy", "smart", "search-s", "search-m")
+DEFAULT_RUNGS = ("random", "greedy", "smart-v2", "smart", "search-s", "search-m")
 DEFAULT_PLAYERS = "3,5,6,9"
 DEFAULT_ITEMS = "basic,basic+Loge"
 DEFAULT_DRINK_OFF = "basic"

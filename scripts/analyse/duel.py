@@ -42,6 +42,7 @@ def profile(spec: str) -> str:
     """Register ``name:param=value,...`` as a profile of its own and return its key."""
     name, _, changes = spec.partition(":")
     name = name.strip().lower()
+    profiles.read_user_profiles()  # the tables of KUTSCH_SIM_PROFILES too
     if name not in profiles.PROFILES:
         raise KutschError(f"unknown profile {name!r}")
     if not changes:

@@ -1,0 +1,146 @@
+"""Fit the calibration maps (``bots.calibration``) to what the recorder saw.
+
+Input: the claims of games played by the profile being calibrated (``calib.record``, one
+DataFrame with the columns ``n``, the player count, and ``config``, a label of the
+configuration the game belongs to). Per count, each map is a logistic
+regression of the label on the map's features (``bots.calibration``, the table):
+
+* the parts, from every decision at which the seat weighed a declaration: ``M_NAMED``,
+  ``M_JOINT``, ``M_MINOR`` (the claim's posterior value and the same from hard evidence
+  alone, ``COL_X2`` and ``COL_X1``) and ``M_WAIT`` (``act.wait_odds_nb`` and the turn; the
+  label: the seat won); ``M_ITEM`` (the seat's confidence that the card is still there) from
+  the cards of the declarations taken;
+* the declarations, ``M_TEAM`` and ``M_DRINK``, from the declarations taken only: P(success)
+  made of the *new* parts (the joint map of the named seats, times each counted card's item
+  map, times the minority map for the Drink) is the feature, and whether the declaration
+  succeeded the label.
+
+A count with too few rows for a map keeps the identity (0, 1, 0). scikit-learn does the
+regressions (``pip install -e '.[test]'``); nothing at play time needs it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from ..bots.calibration import M_DRINK, M_ITEM, M_JOINT, M_MINOR, M_NAMED, M_TEAM, M_WAIT, MAP_LABELS, N_MAPS, P_EDGE
+from ..bots.calibration_table import DZ, N_KNOTS, Z0
+from .record import T_DECL_DRINK, T_DECL_TEAM, T_ITEM, T_JOINT, T_MINORITY, T_NAMED, T_WAIT
+
+MIN_ROWS = 200  # a map needs this many rows (and both labels) at a count, else it stays the identity
+KEY = ["config", "game", "turn", "seat", "kind"]  # a claim's decision; "config" names the configuration
+GRID = Z0 + DZ * np.arange(N_KNOTS)  # the logistic scores at which a map's curve is kept
+
+
+class Map(NamedTuple):
+    coef: tuple[float, float, float, float]  # c0 .. c3
+    knots: tuple[float, ...]  # the curve at GRID
+
+
+IDENTITY = Map((0.0, 1.0, 0.0, 0.0), tuple(float(x) for x in 1.0 / (1.0 + np.exp(-GRID))))
+
+
+def logit(p) -> np.ndarray:
+    q = np.clip(np.asarray(p, np.float64), P_EDGE, 1 - P_EDGE)
+    return np.log(q / (1 - q))
+
+
+def regress(features: list[np.ndarray], y: np.ndarray, curve: bool = True) -> Map:
+    """A logistic regression of y on up to three features, and (``curve``) the isotonic curve of
+    y on its score (``bots.calibration``), else the logistic itself; the identity when the rows
+    are too few or of one label."""
+    from sklearn.isotonic import IsotonicRegression
+    from sklearn.linear_model import LogisticRegression
+
+    y = np.asarray(y, np.float64)
+    if len(y) < MIN_ROWS or y.min() == y.max():
+        return IDENTITY
+    x = np.column_stack(features)
+    m = LogisticRegression(C=100.0, max_iter=5000).fit(x, y)
+    coef = [float(m.intercept_[0])] + [float(c) for c in m.coef_[0]]
+    coef += [0.0] * (4 - len(coef))
+    if not curve:
+        return Map(tuple(coef), IDENTITY.knots)
+    z = x @ np.asarray(coef[1:1 + x.shape[1]]) + coef[0]
+    iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(z, y)
+    # inside the scores seen, the isotonic curve; beyond them, the logistic (never an isotonic
+    # end held out to scores no row had: a map fitted on the declarations made would else
+    # state their lowest success for a hopeless plan), joined so that the curve keeps rising
+    knots = iso.predict(GRID)
+    lo, hi = z.min(), z.max()
+    logistic = 1.0 / (1.0 + np.exp(-GRID))
+    knots = np.where(lo > GRID, np.minimum(logistic, iso.predict([lo])[0]), knots)
+    knots = np.where(hi < GRID, np.maximum(logistic, iso.predict([hi])[0]), knots)
+    return Map(tuple(coef), tuple(float(v) for v in np.maximum.accumulate(knots)))
+
+
+def apply(mp: Map, *features) -> np.ndarray:
+    """The map of the features, as ``bots.calibration.map_nb`` reads it."""
+    z = mp.coef[0] + sum(c * np.asarray(f, np.float64) for c, f in zip(mp.coef[1:], features, strict=False))
+    return np.interp(z, GRID, mp.knots)
+
+
+def fit_count(d: pd.DataFrame) -> list[Map]:
+    """The N_MAPS maps of one player count from its claims ``d``."""
+    maps = [IDENTITY] * N_MAPS
+    t = d["type"].to_numpy()
+
+    def rows(typ: int) -> pd.DataFrame:
+        return d[t == typ]
+
+    named, joint, item, minority, wait = (rows(x) for x in (T_NAMED, T_JOINT, T_ITEM, T_MINORITY, T_WAIT))
+    maps[M_NAMED] = regress([logit(named.x2), logit(named.x1)], named.label)
+    maps[M_JOINT] = regress([logit(joint.x2), logit(joint.x1)], joint.label)
+    maps[M_ITEM] = regress([logit(item.x2)], item.label)
+    maps[M_MINOR] = regress([logit(minority.x2), logit(minority.x1)], minority.label)
+    maps[M_WAIT] = regress([logit(wait.x1), wait.x2.to_numpy()], wait.label)
+    # the declarations taken, their features rebuilt from the new parts
+    j = joint.assign(jn=apply(maps[M_JOINT], logit(joint.x2), logit(joint.x1)))[KEY + ["jn"]]
+    it = item.assign(i=apply(maps[M_ITEM], logit(item.x2))).groupby(KEY, as_index=False)["i"].prod()
+    mi = minority.assign(mn=apply(maps[M_MINOR], logit(minority.x2), logit(minority.x1)))[KEY[:-1] + ["mn"]]
+    for typ, m in ((T_DECL_TEAM, M_TEAM), (T_DECL_DRINK, M_DRINK)):
+        dec = rows(typ)
+        dec = dec[(dec.chosen == 1) & (dec.stated > 0)]
+        if typ == T_DECL_TEAM:
+            dec = dec[dec.about > 0]  # naming nobody, with 3 of its own: sure, no map
+        dec = dec.merge(j, on=KEY, how="left").merge(it, on=KEY, how="left")
+        parts = dec.jn.fillna(1.0).to_numpy() * dec.i.fillna(1.0).to_numpy()
+        if typ == T_DECL_DRINK:
+            dec = dec.merge(mi, on=KEY[:-1], how="left")
+            parts = parts * dec.mn.fillna(0.5).to_numpy()
+        maps[m] = regress([logit(parts)], dec.label)
+    return maps
+
+
+def fit(claims: pd.DataFrame) -> dict[int, list[Map]]:
+    """Maps per player count found in ``claims``."""
+    return {int(n): fit_count(d) for n, d in claims.groupby("n")}
+
+
+def table_source(maps: dict[int, list[Map]], temper: dict[int, float], note: str) -> str:
+    """The text of ``bots/calibration_table.py``: CAL[n][map] = (c0, c1, c2, c3) and KNOTS[n][map],
+    the identity where a count was not fitted, and TEMPER_FIT[n] (1 where not fitted)."""
+    lines = ['"""The calibration maps (``bots.calibration``), made by ``scripts/dev/fit_beliefs.py maps``',
+             '(``kutsch_sim.calib.fit``); do not edit by hand.', "", *note.splitlines(), "",
+             "CAL[n][map] = (c0, c1, c2, c3), the logistic score's coefficients; KNOTS[n][map] its curve at",
+             "z = Z0, Z0 + DZ, ...; maps in the order " + ", ".join(MAP_LABELS) + ". TEMPER_FIT[n]: the",
+             "search's worlds are drawn from the posterior weights to this power.", '"""', "",
+             f"Z0 = {Z0}", f"DZ = {DZ}", f"N_KNOTS = {N_KNOTS}",
+             "TEMPER_FIT = (" + ", ".join(f"{temper.get(n, 1.0):.2f}" for n in range(11)) + ")",
+             "CAL = ("]
+    for n in range(11):
+        row = maps.get(n, [IDENTITY] * N_MAPS)
+        lines.append("    (" + ", ".join("(" + ", ".join(f"{c:.5f}" for c in mp.coef) + ")" for mp in row)
+                     + f"),  # {n} players")
+    lines += [")", "KNOTS = ("]
+    for n in range(11):
+        row = maps.get(n, [IDENTITY] * N_MAPS)
+        lines.append(f"    (  # {n} players")
+        for mp in row:
+            lines.append("        (" + ", ".join(f"{v:.5f}" for v in mp.knots) + "),")
+        lines.append("    ),")
+    lines += [")", ""]
+    return "\n".join(lines)

@@ -1,0 +1,138 @@
+"""Fit the fitted parts of the bots' beliefs and write them into the package (docs/calibration.md).
+
+    python scripts/dev/fit_beliefs.py evidence --profile smart --games 800 --seed 101
+    python scripts/dev/fit_beliefs.py maps runs/cal-a,runs/cal-b
+    python scripts/dev/fit_beliefs.py temper --profile smart --games 1000 --seed 909
+
+``evidence``: one round of the soft-evidence fit (``kutsch_sim.calib.evidence``): plays traced
+games of the profile at 3-10 players, basic and full, and writes
+``kutsch_sim/bots/evidence_table.py``. The fit is a fixed point (the weights change the play
+that measures them): run it again, with another seed, until the weights settle.
+
+``maps``: the calibration maps (``kutsch_sim.calib.fit``) from the claims of one or more
+calibration runs (``kutsch-sim calibration --out DIR``), pooled; writes
+``kutsch_sim/bots/calibration_table.py``, keeping its TEMPER_FIT.
+
+``temper``: the power TEMPER_FIT[n] to which the search's worlds raise the posterior weights
+(``search.sample``): at every third turn, the active seat's tempered P(teammate) of each seat
+whose association it has not seen, set beside the truth, for a grid of powers; the power of the
+least log loss per count is written into ``calibration_table.py``.
+
+Every write names the commit it was fitted on; a fitted table changes every game of the profiles
+that read it, so regenerate the golden records after (``python scripts/golden.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from kutsch_sim.calib import evidence as E
+from kutsch_sim.calib import fit as F
+
+TABLE = Path(F.__file__).resolve().parents[1] / "bots" / "calibration_table.py"
+TAUS = (1.0, 0.8, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1)
+
+
+def _count(args):
+    n, items, prof, seed, games = args
+    return n, E.count(n, items, (prof,), seed, games)
+
+
+def evidence(prof: str, games: int, seed: int, sat: float) -> None:
+    jobs = [(n, it, prof, seed, games) for n in range(3, 11) for it in ("basic", "full")]
+    acc: dict[int, list] = {}
+    with ProcessPoolExecutor(2) as ex:
+        for n, (same, tot) in ex.map(_count, jobs):
+            a = acc.setdefault(n, [0, 0])
+            a[0] = a[0] + same
+            a[1] = a[1] + tot
+    w = {n: E.weights(s, t, n) for n, (s, t) in acc.items()}
+    note = (f"Fitted from {games} traced games a count and item set (basic, full), profile {prof}, seed {seed}, "
+            f"{E.provenance()}.")
+    E.TABLE.write_text(E.table_source(w, {n: sat for n in range(11)}, note))
+    print(f"wrote {E.TABLE}")
+
+
+def _temper_of_table() -> dict[int, float]:
+    m = re.search(r"TEMPER_FIT = \(([^)]*)\)", TABLE.read_text())
+    vals = [float(x) for x in m.group(1).split(",")] if m else [1.0] * 11
+    return dict(enumerate(vals))
+
+
+def maps(runs: str) -> None:
+    from kutsch_sim.sim.calibration import load
+
+    frames = []
+    for k, r in enumerate(runs.split(",")):
+        _, claims, _ = load(r)
+        # the fit keys a claim's decision by (config, game, turn, seat, kind): one code a run and part
+        claims["config"] = claims["config"].cat.codes.astype(np.int32) + 10_000 * k
+        claims["type"] = claims["type"].cat.codes.astype(np.int8)  # the categories are CLAIM_LABELS, in order
+        frames.append(claims.drop(columns=["profile", "items"]))
+    df = pd.concat(frames, ignore_index=True)
+    del frames
+    fitted = F.fit(df)
+    note = f"Fitted on the claims of {runs} ({len(df):,} claims), {E.provenance()}."
+    TABLE.write_text(F.table_source(fitted, _temper_of_table(), note))
+    print(f"wrote {TABLE}")
+
+
+def temper(prof: str, games: int, seed: int) -> None:
+    from _temper_kernel import tempered_rows
+
+    from kutsch_sim.api import GameConfig
+
+    best = {}
+    for n in range(3, 11):
+        loss = np.zeros(len(TAUS))
+        rows = 0
+        for items in ("basic", "full"):
+            cfg = GameConfig(n, items, (prof,))
+            out = tempered_rows(cfg, seed, games, np.array(TAUS))
+            y = out[:, 0]
+            p = np.clip(out[:, 1:], 1e-4, 1 - 1e-4)
+            loss += -(y[:, None] * np.log(p) + (1 - y[:, None]) * np.log(1 - p)).sum(axis=0)
+            rows += len(out)
+        best[n] = TAUS[int(np.argmin(loss))]
+        print(f"{n} players: {rows:,} pairs; log loss by power " + ", ".join(
+            f"{t}: {x / rows:.4f}" for t, x in zip(TAUS, loss, strict=True)))
+    text = TABLE.read_text()
+    line = "TEMPER_FIT = (" + ", ".join(f"{best.get(n, 1.0):.2f}" for n in range(11)) + ")"
+    TABLE.write_text(re.sub(r"TEMPER_FIT = \([^)]*\)", line, text))
+    print(f"wrote {TABLE}: {line}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="what", required=True)
+    e = sub.add_parser("evidence")
+    e.add_argument("--profile", default="smart")
+    e.add_argument("--games", type=int, default=800)
+    e.add_argument("--seed", type=int, default=101)
+    e.add_argument("--saturation", type=float, default=2.0)
+    m = sub.add_parser("maps")
+    m.add_argument("runs", help="calibration run folders, comma-separated")
+    t = sub.add_parser("temper")
+    t.add_argument("--profile", default="smart")
+    t.add_argument("--games", type=int, default=1000)
+    t.add_argument("--seed", type=int, default=909)
+    a = ap.parse_args(argv)
+    if a.what == "evidence":
+        evidence(a.profile, a.games, a.seed, a.saturation)
+    elif a.what == "maps":
+        maps(a.runs)
+    else:
+        temper(a.profile, a.games, a.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    raise SystemExit(main())
