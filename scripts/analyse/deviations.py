@@ -30,9 +30,9 @@ from _paired import mean_ci, write_json
 RANGES = {
     "declare_threshold": (0.6, 0.99),
     "aggression": (0.5, 2.0),
-    "soft_trust": (0.25, 1.0),
+    "soft_trust": (0.05, 0.5),
     "support_margin": (0.0, 0.5),
-    "info_value": (1.0, 10.0),
+    "info_value": (0.5, 10.0),
     "draw_value": (1.0, 6.0),
     "pass_bias": (0.0, 1.0),
     "occ_margin": (0.0, 0.4),
@@ -45,6 +45,8 @@ RANGES = {
     "loge_play": (0.0, 1.0),
     "support_price": (0.0, 1.0),
     "loge_hide": (0.0, 1.0),
+    "evidence": (0.0, 1.0),
+    "calibrated": (0.0, 1.0),
 }
 
 

@@ -112,6 +112,9 @@ def pure_team(cfg: GameConfig, a: str, b: str, seed: int, games: int) -> dict:
     if cfg.players % 2:  # at odd N the first side is the smaller team
         out["a_small"] = mean_ci(a1)
         out["b_small"] = mean_ci(b2)
+        # the same deals with A and with B as the smaller team (and as the larger): paired
+        out["small_diff"] = mean_ci(a1 - b2)
+        out["large_diff"] = mean_ci(a2 - b1)
     return out
 
 
@@ -161,13 +164,15 @@ def main(argv: list[str] | None = None) -> int:
     res = {}
     print(f"A = {a}, B = {b}; {args.games:,} deals a configuration, seed {args.seed}\n")
     print("| players | items | A's seats win (pure-team games, both seatings) | A's share of decided games |"
-          " A as the smaller team | B as the smaller team |")
-    print("|---:|---|---|---|---|---|")
+          " A as the smaller team | B as the smaller team | A - B as the smaller team, paired |"
+          " A - B as the larger team, paired |")
+    print("|---:|---|---|---|---|---|---|---|")
     for cfg in [] if args.paired_only else cfgs:
         r = pure_team(cfg, a, b, args.seed, args.games)
-        small = (fmt(r["a_small"]), fmt(r["b_small"])) if "a_small" in r else ("", "")
-        print(f"| {cfg.players} | {cfg.item_set} | {fmt(r['a_wins'])} | {fmt(r['a_share'])} | {small[0]} | {small[1]} |",
-              flush=True)
+        small = (fmt(r["a_small"]), fmt(r["b_small"]), fmt(r["small_diff"], sign=True),
+                 fmt(r["large_diff"], sign=True)) if "a_small" in r else ("", "", "", "")
+        print(f"| {cfg.players} | {cfg.item_set} | {fmt(r['a_wins'])} | {fmt(r['a_share'])} | " + " | ".join(small)
+              + " |", flush=True)
         res[f"{cfg.players} {cfg.item_set} pure"] = r
     if args.paired or args.paired_only:
         print("\n| players | items | figure | all A | all B | A - B |")

@@ -1,7 +1,7 @@
 """Fit the fitted parts of the bots' beliefs and write them into the package (docs/calibration.md).
 
     python scripts/dev/fit_beliefs.py evidence --profile smart --games 800 --seed 101
-    python scripts/dev/fit_beliefs.py maps runs/cal-a,runs/cal-b
+    python scripts/dev/fit_beliefs.py maps runs/cal-a,runs/cal-b --profile smart
     python scripts/dev/fit_beliefs.py temper --profile smart --games 1000 --seed 909
 
 ``evidence``: one round of the soft-evidence fit (``kutsch_sim.calib.evidence``): plays traced
@@ -66,12 +66,13 @@ def _temper_of_table() -> dict[int, float]:
     return dict(enumerate(vals))
 
 
-def maps(runs: str) -> None:
+def maps(runs: str, prof: str) -> None:
     from kutsch_sim.sim.calibration import load
 
     frames = []
     for k, r in enumerate(runs.split(",")):
         _, claims, _ = load(r)
+        claims = claims[claims["profile"] == prof]
         # the fit keys a claim's decision by (config, game, turn, seat, kind): one code a run and part
         claims["config"] = claims["config"].cat.codes.astype(np.int32) + 10_000 * k
         claims["type"] = claims["type"].cat.codes.astype(np.int8)  # the categories are CLAIM_LABELS, in order
@@ -79,7 +80,7 @@ def maps(runs: str) -> None:
     df = pd.concat(frames, ignore_index=True)
     del frames
     fitted = F.fit(df)
-    note = f"Fitted on the claims of {runs} ({len(df):,} claims), {E.provenance()}."
+    note = f"Fitted on the claims of the profile {prof} in {runs} ({len(df):,} claims), {E.provenance()}."
     TABLE.write_text(F.table_source(fitted, _temper_of_table(), note))
     print(f"wrote {TABLE}")
 
@@ -119,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     e.add_argument("--saturation", type=float, default=2.0)
     m = sub.add_parser("maps")
     m.add_argument("runs", help="calibration run folders, comma-separated")
+    m.add_argument("--profile", default="smart", help="whose claims (the runs may hold several profiles)")
     t = sub.add_parser("temper")
     t.add_argument("--profile", default="smart")
     t.add_argument("--games", type=int, default=1000)
@@ -127,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.what == "evidence":
         evidence(a.profile, a.games, a.seed, a.saturation)
     elif a.what == "maps":
-        maps(a.runs)
+        maps(a.runs, a.profile)
     else:
         temper(a.profile, a.games, a.seed)
     return 0

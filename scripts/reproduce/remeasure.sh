@@ -6,9 +6,9 @@
 #   bash scripts/reproduce/remeasure.sh all        # core steps, then the extras
 #   bash scripts/reproduce/remeasure.sh bots_eval calibration   # just these steps
 #
-# Steps (in this order; on the 2-core machine the core steps take about 6 minutes):
-#   core:   sample bots_eval variants calibration decision_checks limit_gifts wrong_decl variants_sanity
-#   extras: soft_trust cycle_profile ladder search
+# Steps (in this order; on the 2-core machine the core steps take about half an hour):
+#   core:   sample bots_eval variants calibration end_beliefs smart_vs_v2 decision_checks limit_gifts wrong_decl variants_sanity
+#   extras: soft_trust cycle_profile ladder search search_calibration
 #
 # What it writes:
 #   runs/remeasure/log.txt         start/end time of every step (appended)
@@ -106,11 +106,35 @@ step_variants() {
   copy_study "$RUNS/variants" reports/variants-study
 }
 
-# 4. Belief calibration, 3-10 players, 1,000 games each (defaults: --items full --seed 99)
-#    -> reports/bots/belief_calibration.md (its stdout). Feeds docs/bots.md (calibration).
+# 4. Calibration at the decision: smart and smart-v2, 3-10 players, basic and full, 20,000 games
+#    each, seed 2027 -> reports/bots/calibration (the report of `kutsch-sim calibration`, without
+#    its claims). Feeds docs/calibration.md, docs/bots.md and README.md. About 12 minutes.
 step_calibration() {
+  kutsch-sim calibration --players 3-10 --items basic,full --bots smart,smart-v2 --games 20000 --seed 2027 \
+    --out "$RUNS/cal" --force
+  rm -rf reports/bots/calibration && cp -r "$RUNS/cal/report" reports/bots/calibration
+}
+
+# 4a. End-of-game team beliefs against the truth, 3-10 players, 1,000 games each (defaults: --items
+#     full --seed 99) -> reports/bots/belief_calibration.md (its stdout). Feeds docs/bots.md.
+step_end_beliefs() {
   "$PY" scripts/analyse/belief_calibration.py --players 3-10 --games 1000 >"$OUT/belief_calibration.md"
   cp "$OUT/belief_calibration.md" reports/bots/belief_calibration.md
+}
+
+# 4b. The search's claims: search-m on every seat, 5, 6 and 9 players, basic, 1,000 games each,
+#     seed 2028 -> reports/search/calibration. Feeds docs/calibration.md and docs/search.md.
+step_search_calibration() {
+  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 1000 --seed 2028 \
+    --out "$RUNS/cal-search" --force
+  rm -rf reports/search/calibration && cp -r "$RUNS/cal-search/report" reports/search/calibration
+}
+
+# 4c. smart against smart-v2: pure-team games at 4, 5, 6, 8 and 9 players, basic and full, 20,000
+#     deals, seed 7 -> reports/bots/smart_vs_v2.md and .json. Feeds docs/bots.md.
+step_smart_vs_v2() {
+  "$PY" scripts/analyse/duel.py --a smart --b smart-v2 --players 4,5,6,8,9 --items basic,full --games 20000 \
+    --seed 7 --json reports/bots/smart_vs_v2.json >reports/bots/smart_vs_v2.md
 }
 
 # 5. Decision checks, 1,000 games at 3-8 players (default --seed 11, smart, full).
@@ -179,29 +203,30 @@ step_cycle_profile() {
   "$PY" scripts/dev/cycle_profile.py >"$OUT/cycle_profile.md"
 }
 
-# 11. The skill ladder (random, greedy, smart, search-s, search-m; 3, 5, 6, 9 players x basic,
-#     basic+Loge, and basic with the Drink off at 3, 5, 9; 2,000 games a cell, seed 2026) ->
-#     reports/ladder. Feeds README.md (its headline) and docs/ladder.md. About 75 minutes on
-#     2 cores, nearly all of it the search rungs; `--resume` finishes an interrupted one.
+# 11. The skill ladder (random, greedy, smart-v2, smart, search-s, search-m; 3, 5, 6, 9 players x
+#     basic, basic+Loge, and basic with the Drink off at 3, 5, 9; 2,000 games a cell, seed 2026) ->
+#     reports/ladder. Feeds README.md (its headline) and docs/ladder.md. Over an hour on 2 cores,
+#     nearly all of it the search rungs; `--resume` finishes an interrupted one.
 step_ladder() {
   kutsch-sim ladder --seed 2026 --out "$RUNS/ladder" --force
   copy_study "$RUNS/ladder" reports/ladder
 }
 
-# 12. The search profiles against smart, pure-team games at 6 players, full, seed 7 (2,000 deals;
-#     1,000 for search-l) -> reports/search/*.json. Feeds docs/search.md. About 40 minutes.
+# 12. The search profiles against smart, and search-l against search-m: pure-team games at 6
+#     players, full, seed 7, 2,000 deals -> reports/search/*.json. Feeds docs/search.md and
+#     docs/ladder.md (the ladder's order). Over an hour.
 step_search() {
   local p
-  for p in search-s search-m; do
+  for p in search-s search-m search-l; do
     "$PY" scripts/analyse/duel.py --a $p --b smart --players 6 --items full --games 2000 --seed 7 \
       --json reports/search/${p}_vs_smart.json >"$OUT/${p}_vs_smart.md"
   done
-  "$PY" scripts/analyse/duel.py --a search-l --b smart --players 6 --items full --games 1000 --seed 7 \
-    --json reports/search/search-l_vs_smart.json >"$OUT/search-l_vs_smart.md"
+  "$PY" scripts/analyse/duel.py --a search-l --b search-m --players 6 --items full --games 2000 --seed 7 \
+    --json reports/search/search-l_vs_search-m.json >"$OUT/search-l_vs_search-m.md"
 }
 
-CORE=(sample bots_eval variants calibration decision_checks limit_gifts wrong_decl variants_sanity)
-EXTRA=(soft_trust cycle_profile ladder search)
+CORE=(sample bots_eval variants calibration end_beliefs smart_vs_v2 decision_checks limit_gifts wrong_decl variants_sanity)
+EXTRA=(soft_trust cycle_profile ladder search search_calibration)
 
 if [[ $# -eq 0 ]]; then
   steps=("${CORE[@]}")
