@@ -106,11 +106,11 @@ step_variants() {
   copy_study "$RUNS/variants" reports/variants-study
 }
 
-# 4. Calibration at the decision: smart and smart-v2, 3-10 players, basic and full, 20,000 games
-#    each, seed 2027 -> reports/bots/calibration (the report of `kutsch-sim calibration`, without
-#    its claims). Feeds docs/calibration.md, docs/bots.md and README.md. About 12 minutes.
+# 4. Calibration at the decision: smart and smart-v2, 3-10 players, basic and full, 10,000 games
+#    each, seed 2031 -> reports/bots/calibration (the report of `kutsch-sim calibration`, without
+#    its claims). Feeds docs/calibration.md, docs/bots.md and README.md. About 7 minutes.
 step_calibration() {
-  kutsch-sim calibration --players 3-10 --items basic,full --bots smart,smart-v2 --games 20000 --seed 2027 \
+  kutsch-sim calibration --players 3-10 --items basic,full --bots smart,smart-v2 --games 10000 --seed 2031 \
     --out "$RUNS/cal" --force
   rm -rf reports/bots/calibration && cp -r "$RUNS/cal/report" reports/bots/calibration
 }
