@@ -205,8 +205,9 @@ step_cycle_profile() {
 
 # 11. The skill ladder (random, greedy, smart-v2, smart, search-s, search-m; 3, 5, 6, 9 players x
 #     basic, basic+Loge, and basic with the Drink off at 3, 5, 9; 2,000 games a cell, seed 2026) ->
-#     reports/ladder. Feeds README.md (its headline) and docs/ladder.md. Over an hour on 2 cores,
-#     nearly all of it the search rungs; `--resume` finishes an interrupted one.
+#     reports/ladder. Feeds README.md (its headline) and docs/ladder.md. Well over an hour on 2
+#     cores, nearly all of it the search rungs; `--resume` finishes an interrupted one. The
+#     committed report has the first five rungs: `--rungs random,greedy,smart-v2,smart,search-s`.
 step_ladder() {
   kutsch-sim ladder --seed 2026 --out "$RUNS/ladder" --force
   copy_study "$RUNS/ladder" reports/ladder
