@@ -79,6 +79,9 @@ def maps(runs: str, prof: str) -> None:
         frames.append(claims.drop(columns=["profile", "items"]))
     df = pd.concat(frames, ignore_index=True)
     del frames
+    if df.empty:  # a table fitted on nothing would be written as if it were one
+        print(f"fit_beliefs.py maps: no claims of the profile {prof!r} in {runs}", file=sys.stderr)
+        raise SystemExit(2)
     fitted = F.fit(df)
     note = f"Fitted on the claims of the profile {prof} in {runs} ({len(df):,} claims), {E.provenance()}."
     TABLE.write_text(F.table_source(fitted, _temper_of_table(), note))
