@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .stats import wilson
+from ..enums import DK
+from .stats import wilson, z_value
 
 # the stated-probability bins of a reliability table
 EDGES = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0)
@@ -52,19 +53,38 @@ def judged(claims: pd.DataFrame, typ: str, rows: str) -> pd.DataFrame:
 
 
 def reliability(d: pd.DataFrame, edges=EDGES) -> pd.DataFrame:
-    """One row per bin of stated probability: claims, mean stated, realised share with its 95%
-    Wilson interval, and the gap (realised minus stated, points)."""
+    """One row per bin of stated probability: claims, the games they come from, mean stated,
+    realised share with its 95% Wilson interval, the gap (realised minus stated, points) and
+    the gap's 95% interval with the games as clusters (``gap_lo``, ``gap_hi``): a seat states
+    the same belief turn after turn, so the claims of one game are not independent, and the
+    Wilson interval of a bin of many claims from few games is too narrow."""
+    cols = ["bin", "claims", "games", "stated", "realised", "lo", "hi", "gap", "gap_lo", "gap_hi"]
     if d.empty:
-        return pd.DataFrame(columns=["bin", "claims", "stated", "realised", "lo", "hi", "gap"])
+        return pd.DataFrame(columns=cols)
     cut = pd.cut(d["stated"], list(edges), include_lowest=True)
-    g = d.groupby(cut, observed=True).agg(claims=("label", "size"), stated=("stated", "mean"), hits=("label", "sum"))
+    keys = [k for k in ("profile", "config", "game") if k in d.columns]
+    game = d.groupby(keys, observed=True, sort=False).ngroup().to_numpy() if "game" in d.columns \
+        else np.arange(len(d))
+    x = pd.DataFrame({"bin": cut, "game": game, "y": d["label"].to_numpy(np.float64),
+                      "e": d["label"].to_numpy(np.float64) - d["stated"].to_numpy(np.float64)})
+    g = x.groupby("bin", observed=True).agg(claims=("y", "size"), hits=("y", "sum"), err=("e", "mean"),
+                                            games=("game", "nunique"))
+    g["stated"] = d.groupby(cut, observed=True)["stated"].mean()
+    # the cluster-robust variance of the bin's mean gap: sum over games of (the game's summed
+    # deviation from the bin's mean)^2, over claims^2
+    x["dev"] = x["e"] - x["bin"].map(g["err"]).astype(np.float64)
+    ss = x.groupby(["bin", "game"], observed=True)["dev"].sum().pow(2).groupby(level=0, observed=True).sum()
+    se = np.sqrt(ss.reindex(g.index).to_numpy()) / g["claims"].to_numpy()
+    z = z_value()
     lo, hi = wilson(g["hits"].to_numpy(), g["claims"].to_numpy())
     g["realised"] = g["hits"] / g["claims"]
     g["lo"], g["hi"] = lo, hi
     g["gap"] = 100.0 * (g["realised"] - g["stated"])
+    g["gap_lo"] = g["gap"] - 100.0 * z * se
+    g["gap_hi"] = g["gap"] + 100.0 * z * se
     g["bin"] = [f"{iv.left:.2f}-{iv.right:.2f}" for iv in g.index]
     g = g.reset_index(drop=True)
-    return g[["bin", "claims", "stated", "realised", "lo", "hi", "gap"]]
+    return g[cols]
 
 
 def scores(d: pd.DataFrame, edges=EDGES) -> dict[str, float]:
@@ -98,6 +118,9 @@ def summary(claims: pd.DataFrame) -> pd.DataFrame:
                     row["bins_judged"] = int(len(big))
                     row["worst_gap"] = float(big["gap"].abs().max()) if len(big) else np.nan
                     row["meets"] = bool((big["gap"].abs() <= tgt[0]).all()) if len(big) else None
+                    # a miss that noise cannot explain: the gap's game-clustered interval lies
+                    # wholly beyond the target's tolerance
+                    row["clear_misses"] = int(((big["gap_lo"] > tgt[0]) | (big["gap_hi"] < -tgt[0])).sum())
                 out.append(row)
     return pd.DataFrame(out)
 
@@ -111,22 +134,29 @@ def reliability_table(claims: pd.DataFrame) -> pd.DataFrame:
                 r = reliability(judged(d, typ, rows))
                 if len(r):
                     out.append(r.assign(profile=prof, players=int(n), claim=typ, rows=rows))
-    cols = ["profile", "players", "claim", "rows", "bin", "claims", "stated", "realised", "lo", "hi", "gap"]
+    cols = ["profile", "players", "claim", "rows", "bin", "claims", "games", "stated", "realised", "lo", "hi", "gap",
+            "gap_lo", "gap_hi"]
     return pd.concat(out, ignore_index=True)[cols] if out else pd.DataFrame(columns=cols)
 
 
 def failed_declarations(records: pd.DataFrame) -> pd.DataFrame:
     """Per profile and player count: games, the share of games that ended in a failed declaration
-    (with its 95% Wilson interval), and of declarations that failed."""
+    (with its 95% Wilson interval), and how often a team declaration (R6.3) and a Drink of Power
+    declaration (R7) failed among those made. A declaration ends the game whether or not it
+    succeeds (R6.4), so a game holds at most one."""
     rows = []
     for (prof, n), d in records.groupby(["profile", "n"]):
         decl = d["declarer"] >= 0
         failed = decl & (d["decl_ok"] == 0)
         k, m = int(failed.sum()), len(d)
         lo, hi = wilson(k, m)
-        rows.append({"profile": prof, "players": int(n), "games": m, "failed_share": k / m, "lo": float(lo),
-                     "hi": float(hi), "declarations": int(decl.sum()),
-                     "failed_of_declarations": k / max(int(decl.sum()), 1)})
+        row = {"profile": prof, "players": int(n), "games": m, "failed_share": k / m, "lo": float(lo),
+               "hi": float(hi), "declarations": int(decl.sum())}
+        for kind, name in ((DK.TEAM, "team"), (DK.DRINK, "drink")):
+            made = decl & (d["decl_kind"] == kind)
+            row[f"{name}_made"] = int(made.sum())
+            row[f"{name}_failed"] = float((made & failed).sum() / made.sum()) if made.any() else np.nan
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -168,6 +198,10 @@ def _md(df: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _count(x: float) -> str:
+    return "–" if not np.isfinite(x) else f"{int(x):,}"
+
+
 def _pct(x: float) -> str:
     return "–" if not np.isfinite(x) else f"{100 * x:.1f}%"
 
@@ -193,7 +227,9 @@ def write_report(out_dir, plan: dict, claims: pd.DataFrame, records: pd.DataFram
              "at that moment (for P(win by playing on) and the search's share: whether the seat won). "
              "*taken*: the declarations made (the search: its picks); *weighed*: every decision at which the "
              "seat weighed one. A bin is judged when it holds enough claims (declarations 100, P(teammate) and "
-             "P(smaller team) 1,000); *worst gap* is the largest |realised − stated| of a judged bin, in points. "
+             "P(smaller team) 1,000); *worst gap* is the largest |realised − stated| of a judged bin, in points; a miss *beyond noise* is a "
+             "judged bin whose gap's 95% interval, with the games as clusters (a seat states the same belief turn "
+             "after turn), lies wholly beyond the tolerance. "
              "ECE: the claim-weighted mean |realised − stated| over the bins (points); Brier: the mean squared "
              "error of the stated probability.", "",
              "![reliability](figures/reliability.png)", ""]
@@ -204,9 +240,10 @@ def write_report(out_dir, plan: dict, claims: pd.DataFrame, records: pd.DataFram
         t = pd.DataFrame({"profile": s["profile"], "players": s["players"], "claims": s["claims"].map("{:,}".format),
                           "stated": s["stated"].map(_pct), "realised": s["realised"].map(_pct),
                           "Brier": s["brier"].map("{:.3f}".format), "ECE": s["ece"].map("{:.1f}".format),
-                          "bins judged": s["bins_judged"], "worst gap": s["worst_gap"].map(
+                          "bins judged": s["bins_judged"].map(_count), "worst gap": s["worst_gap"].map(
                               lambda x: "–" if not np.isfinite(x) else f"{x:.1f}"),
-                          f"every bin within {tol:g}": s["meets"].map({True: "yes", False: "no", None: "–"})})
+                          f"every bin within {tol:g}": s["meets"].map({True: "yes", False: "no", None: "–"}),
+                          "misses beyond noise": s["clear_misses"].map(_count)})
         lines += [f"## {CLAIMS[typ]} ({rows})", "", _md(t), ""]
     if len(failed):
         t = pd.DataFrame({"profile": failed["profile"], "players": failed["players"],
@@ -214,7 +251,12 @@ def write_report(out_dir, plan: dict, claims: pd.DataFrame, records: pd.DataFram
                           "ended in a failed declaration": [f"{_pct(a)} ({_pct(b)}–{_pct(c)})" for a, b, c in
                                                            zip(failed["failed_share"], failed["lo"], failed["hi"],
                                                                strict=True)],
-                          "of all declarations": failed["failed_of_declarations"].map(_pct)})
+                          "team declarations that failed": [
+                              "–" if not k else f"{_pct(x)} of {k:,}" for x, k in
+                              zip(failed["team_failed"], failed["team_made"], strict=True)],
+                          "Drink of Power declarations that failed": [
+                              "–" if not k else f"{_pct(x)} of {k:,}" for x, k in
+                              zip(failed["drink_failed"], failed["drink_made"], strict=True)]})
         lines += ["## Games ending in a failed declaration", "", _md(t), ""]
     lines += ["Every bin of every claim type: `tables/reliability.csv`; the scores per profile, count and claim: "
               "`tables/summary.csv`.", ""]
