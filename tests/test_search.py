@@ -233,8 +233,9 @@ def test_a_traced_search_game_is_the_batch_game_and_says_why():
     assert np.array_equal(g.record, run_batch(cfg, SEED, 3, 1)[0])
     picks = g.events[(g.events[:, 0] == EV.REASON) & (g.events[:, 3] == R_SEARCH_PICK)]
     assert len(picks) > 0 and set(picks[:, 2]) <= {0, 2, 4}  # the search seats only
-    taken, base = picks[:, 5] // 1000, picks[:, 5] % 1000
+    stated, taken, base = picks[:, 5] // 1_000_000, (picks[:, 5] // 1000) % 1000, picks[:, 5] % 1000
     assert ((base >= 0) & (base < taken) & (taken <= 100)).all()  # logged only when it leaves smart's choice
+    assert ((stated >= 0) & (stated <= 100)).all()  # its P(win), the share read through M_SEARCH
 
 
 def test_without_a_search_seat_the_games_are_smarts():

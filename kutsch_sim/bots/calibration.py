@@ -22,11 +22,16 @@ M_WAIT     P(my team wins by playing on)             logit of ``act.wait_odds_nb
 M_TEAM     P(the team declaration succeeds), R6.3    logit of M_JOINT x the M_ITEM of each counted
                                                      card
 M_DRINK    the same with the Drink of Power, R7      logit of M_JOINT x M_ITEMs x M_MINOR
+M_SEARCH   P(I win), the search's picked action      logit of the share of its sampled worlds that
+           (``search.lookahead``)                    the action won
 =========  =======================================  =============================================
 
 The last two are fitted on the declarations taken only: a seat declares the first time its
 estimate passes its threshold, so the declarations made are those whose estimate was lucky
 (the optimizer's curse in time); a map fitted on them states what such declarations are
+worth. M_SEARCH is fitted on the look-ahead's picks, the label whether the seat then won (the
+share of its worlds won overstates that above one half, docs/calibration.md); it leaves the
+pick alone, since the look-ahead compares the raw shares, and states what such a share is
 worth. Beyond the scores of the declarations it was fitted on, such a map is the logistic
 alone (``calib.fit.regress``). The
 identity map has the coefficients (0, 1, 0, 0), f1 = logit p, and the knots sigma(z).
@@ -53,8 +58,9 @@ M_MINOR = 3
 M_WAIT = 4
 M_TEAM = 5
 M_DRINK = 6
-N_MAPS = 7
-MAP_LABELS = ("named", "joint", "item", "minority", "wait", "team", "drink")
+M_SEARCH = 7
+N_MAPS = 8
+MAP_LABELS = ("named", "joint", "item", "minority", "wait", "team", "drink", "search")
 CALT = np.array(CAL, np.float64)  # [players, map, coefficient c0..c3]
 KNOTT = np.array(KNOTS, np.float64)  # [players, map, knot]: the curve at z = Z0 + j DZ
 TEMPER = np.array(TEMPER_FIT, np.float64)  # [players]: the search's worlds are drawn from w ** TEMPER

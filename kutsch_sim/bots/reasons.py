@@ -118,7 +118,7 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
      "Loge: both are certain, and the team wins with it", "none"),
     ("support_price", "stays neutral: too little at stake to show its team", "none"),
     ("search_pick", "prefers this by look-ahead: it won {value}% of the worlds sampled from its view, played on "
-     "to the end, where its heuristic (smart's) choice won {base}%", "odds"),
+     "to the end, where its heuristic (smart's) choice won {base}%; it counts on winning {stated}%", "odds"),
 )
 N_REASONS = len(REASON_TABLE)
 REASON_KEYS = tuple(r[0] for r in REASON_TABLE)
@@ -231,8 +231,8 @@ def _d_text(kind: str, d: int) -> dict[str, str]:
         return {"card": CARD_NAMES[d] if 0 <= d < len(CARD_NAMES) else "nothing"}
     if kind == "value":
         return {"value": str(d)}
-    if kind == "odds":  # two percentages: 1000 x the one taken + the base's
-        return {"value": str(d // 1000), "base": str(d % 1000)}
+    if kind == "odds":  # three percentages: 1e6 x the stated P(win) + 1000 x the share taken + the base's
+        return {"value": str((d // 1000) % 1000), "base": str(d % 1000), "stated": str(d // 1_000_000)}
     if kind == "src":
         return {"src": SRC_LABELS[d] if 0 <= d < len(SRC_LABELS) else "bonus"}
     if kind == "occ":

@@ -15,6 +15,9 @@ regression of the label on the map's features (``bots.calibration``, the table):
   map, times the minority map for the Drink) is the feature, and whether the declaration
   succeeded the label.
 
+* the search, ``M_SEARCH``, from a search profile's picks: whether the seat won, on its pick's
+  share of the sampled worlds.
+
 A count with too few rows for a map keeps the identity (0, 1, 0). scikit-learn does the
 regressions (``pip install -e '.[test]'``); nothing at play time needs it.
 """
@@ -26,9 +29,21 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ..bots.calibration import M_DRINK, M_ITEM, M_JOINT, M_MINOR, M_NAMED, M_TEAM, M_WAIT, MAP_LABELS, N_MAPS, P_EDGE
+from ..bots.calibration import (
+    M_DRINK,
+    M_ITEM,
+    M_JOINT,
+    M_MINOR,
+    M_NAMED,
+    M_SEARCH,
+    M_TEAM,
+    M_WAIT,
+    MAP_LABELS,
+    N_MAPS,
+    P_EDGE,
+)
 from ..bots.calibration_table import DZ, N_KNOTS, Z0
-from .record import T_DECL_DRINK, T_DECL_TEAM, T_ITEM, T_JOINT, T_MINORITY, T_NAMED, T_WAIT
+from .record import T_DECL_DRINK, T_DECL_TEAM, T_ITEM, T_JOINT, T_MINORITY, T_NAMED, T_SEARCH, T_WAIT
 
 MIN_ROWS = 200  # a map needs this many rows (and both labels) at a count, else it stays the identity
 KEY = ["config", "game", "turn", "seat", "kind"]  # a claim's decision; "config" names the configuration
@@ -115,9 +130,23 @@ def fit_count(d: pd.DataFrame) -> list[Map]:
     return maps
 
 
-def fit(claims: pd.DataFrame) -> dict[int, list[Map]]:
-    """Maps per player count found in ``claims``."""
-    return {int(n): fit_count(d) for n, d in claims.groupby("n")}
+def fit_search(d: pd.DataFrame) -> Map:
+    """M_SEARCH of one player count from the search's claims ``d`` (``T_SEARCH``): whether the seat
+    won, on the logit of its pick's share of the worlds (``x2``; a claim recorded before the map
+    existed stated the raw share itself and has ``x2`` -1)."""
+    x = d[d["type"].to_numpy() == T_SEARCH]
+    share = np.where(x["x2"].to_numpy() >= 0.0, x["x2"].to_numpy(), x["stated"].to_numpy())
+    return regress([logit(share)], x["label"])
+
+
+def fit(claims: pd.DataFrame, search: pd.DataFrame | None = None) -> dict[int, list[Map]]:
+    """Maps per player count found in ``claims`` (the smart profile's), with M_SEARCH from the
+    search profile's claims ``search`` where it has them (else the identity)."""
+    maps = {int(n): fit_count(d) for n, d in claims.groupby("n")}
+    if search is not None:
+        for n, d in search.groupby("n"):
+            maps.setdefault(int(n), [IDENTITY] * N_MAPS)[M_SEARCH] = fit_search(d)
+    return maps
 
 
 def table_source(maps: dict[int, list[Map]], temper: dict[int, float], note: str) -> str:

@@ -61,7 +61,7 @@ T_JOINT = 4  # P(every seat it would name is a teammate), from its posterior; ab
 T_ITEM = 5  # P(a card it counts is still where it last saw it); about: the card
 T_MINORITY = 6  # P(my team is the smaller), odd N, when a Drink declaration is open to it
 T_WAIT = 7  # P(my team wins by playing on) (declarations by value, R6.4); label: won
-T_SEARCH = 8  # the share of its sampled worlds that the search's pick won; label: won
+T_SEARCH = 8  # the search's P(win) of its pick (its share of sampled worlds won, mapped); label: won
 CLAIM_LABELS = ("decl_team", "decl_drink", "decl_fortune", "named", "joint", "item", "minority", "wait", "search")
 
 COL_GAME = 0  # game index
@@ -77,7 +77,8 @@ COL_WON = 9  # 1 if the claiming seat won the game (filled at its end)
 COL_X1 = 10  # T_NAMED, T_JOINT, T_MINORITY: the same from hard evidence alone; T_DECL_*: before the
 #              declarations' map (a calibrated seat, else -1); T_WAIT: act.wait_odds_nb, uncalibrated;
 #              T_SEARCH: smart's own choice's share of the worlds
-COL_X2 = 11  # the same from the seat's posterior, uncalibrated (T_WAIT: turn / 100)
+COL_X2 = 11  # the same from the seat's posterior, uncalibrated (T_WAIT: turn / 100; T_SEARCH: the
+#              pick's share of the worlds, before the map)
 N_COL = 12
 COLUMNS = ("game", "turn", "seat", "type", "about", "stated", "label", "chosen", "kind", "won", "x1", "x2")
 ROWS_PER_GAME = 160  # room a chunk gives each game; a fuller game's further claims are dropped (counted)
@@ -230,8 +231,8 @@ def turn_claims_nb(st, me, cp, game, out, k):
                    turn / 100.0)
     if cp.mem.bot[me] == BOT_SEARCH and st.mem.bmem[me, M_PRESET] > 0:
         odds = st.mem.bmem[me, M_PRESET_ODDS]
-        k = put_nb(out, k, game, turn, me, T_SEARCH, st.mem.bmem[me, M_PRESET] - 1, (odds // 1000) / 100.0, -1.0,
-                   1.0, took, (odds % 1000) / 100.0, -1.0)
+        k = put_nb(out, k, game, turn, me, T_SEARCH, st.mem.bmem[me, M_PRESET] - 1, (odds // 1_000_000) / 100.0,
+                   -1.0, 1.0, took, (odds % 1000) / 100.0, ((odds // 1000) % 1000) / 100.0)
     return k
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..bots.calibration import M_SEARCH, logit_nb, map_nb
 from ..bots.dispatch import bot_choose_nb, refresh_seat_nb
 from ..bots.params import (
     BOT_SEARCH,
@@ -47,6 +48,7 @@ from ..play import copy_state_nb, fork_stream_nb
 from ..rng import mix64_nb, stream_key_nb
 from .sample import sample_world_nb
 
+ODDS_STATED = 1_000_000  # params.M_PRESET_ODDS: 1e6 x P(I win) stated + 1000 x the pick's share + smart's, percents
 SURE = 999.0  # smart scores a declaration 1000 x P(success) (bots.act); from here it is sure
 MAX_WIDTH = SEARCH_MAX_WIDTH
 
@@ -143,8 +145,15 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
         else:
             pick = cand[0]
             share = share0
+    # what it states: P(I win) with this action; a calibrated seat reads its share through the
+    # map fitted on what the look-ahead's picks then won (bots.calibration, M_SEARCH), which
+    # changes no pick (the shares above are compared raw)
+    pw = share
+    if st.mem.bparam[me, P_CALIBRATED] > 0.0:
+        pw = map_nb(st.sc[SC.N], M_SEARCH, logit_nb(share), 0.0, 0.0)
     st.mem.bmem[me, M_PRESET] = pick + 1
-    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(1000 * round(100.0 * share) + round(100.0 * share0))
+    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(ODDS_STATED * round(100.0 * pw) + 1000 * round(100.0 * share)
+                                              + round(100.0 * share0))
 
 
 @njit(cache=True)

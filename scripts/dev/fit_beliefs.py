@@ -1,7 +1,7 @@
 """Fit the fitted parts of the bots' beliefs and write them into the package (docs/calibration.md).
 
     python scripts/dev/fit_beliefs.py evidence --profile smart --games 800 --seed 101
-    python scripts/dev/fit_beliefs.py maps runs/cal-a,runs/cal-b --profile smart
+    python scripts/dev/fit_beliefs.py maps runs/cal-a,runs/cal-b --profile smart --search runs/cal-search
     python scripts/dev/fit_beliefs.py temper --profile smart --games 1000 --seed 909
 
 ``evidence``: one round of the soft-evidence fit (``kutsch_sim.calib.evidence``): plays traced
@@ -11,7 +11,8 @@ that measures them): run it again, with another seed, until the weights settle.
 
 ``maps``: the calibration maps (``kutsch_sim.calib.fit``) from the claims of one or more
 calibration runs (``kutsch-sim calibration --out DIR``), pooled; writes
-``kutsch_sim/bots/calibration_table.py``, keeping its TEMPER_FIT.
+``kutsch_sim/bots/calibration_table.py``, keeping its TEMPER_FIT; with ``--search``, the
+search's map (M_SEARCH) from a search profile's claims in other runs.
 
 ``temper``: the power TEMPER_FIT[n] to which the search's worlds raise the posterior weights
 (``search.sample``): at every third turn, the active seat's tempered P(teammate) of each seat
@@ -66,7 +67,7 @@ def _temper_of_table() -> dict[int, float]:
     return dict(enumerate(vals))
 
 
-def maps(runs: str, prof: str) -> None:
+def _claims(runs: str, prof: str) -> pd.DataFrame:
     from kutsch_sim.sim.calibration import load
 
     frames = []
@@ -78,12 +79,20 @@ def maps(runs: str, prof: str) -> None:
         claims["type"] = claims["type"].cat.codes.astype(np.int8)  # the categories are CLAIM_LABELS, in order
         frames.append(claims.drop(columns=["profile", "items"]))
     df = pd.concat(frames, ignore_index=True)
-    del frames
     if df.empty:  # a table fitted on nothing would be written as if it were one
         print(f"fit_beliefs.py maps: no claims of the profile {prof!r} in {runs}", file=sys.stderr)
         raise SystemExit(2)
-    fitted = F.fit(df)
-    note = f"Fitted on the claims of the profile {prof} in {runs} ({len(df):,} claims), {E.provenance()}."
+    return df
+
+
+def maps(runs: str, prof: str, search: str | None, search_prof: str) -> None:
+    df = _claims(runs, prof)
+    sdf = _claims(search, search_prof) if search else None
+    fitted = F.fit(df, sdf)
+    note = f"Fitted on the claims of the profile {prof} in {runs} ({len(df):,} claims)"
+    if sdf is not None:
+        note += f", M_SEARCH on those of {search_prof} in {search} ({len(sdf):,} claims)"
+    note += f", {E.provenance()}."
     TABLE.write_text(F.table_source(fitted, _temper_of_table(), note))
     print(f"wrote {TABLE}")
 
@@ -124,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     m = sub.add_parser("maps")
     m.add_argument("runs", help="calibration run folders, comma-separated")
     m.add_argument("--profile", default="smart", help="whose claims (the runs may hold several profiles)")
+    m.add_argument("--search", default=None, help="calibration runs of a search profile, comma-separated: M_SEARCH")
+    m.add_argument("--search-profile", default="search-m", help="whose claims fit M_SEARCH")
     t = sub.add_parser("temper")
     t.add_argument("--profile", default="smart")
     t.add_argument("--games", type=int, default=1000)
@@ -132,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.what == "evidence":
         evidence(a.profile, a.games, a.seed, a.saturation)
     elif a.what == "maps":
-        maps(a.runs, a.profile)
+        maps(a.runs, a.profile, a.search, a.search_profile)
     else:
         temper(a.profile, a.games, a.seed)
     return 0
