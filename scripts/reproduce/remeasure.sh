@@ -107,10 +107,11 @@ step_variants() {
 }
 
 # 4. Calibration at the decision: smart and smart-v2, 3-10 players, basic and full, 10,000 games
-#    each, seed 2031 -> reports/bots/calibration (the report of `kutsch-sim calibration`, without
-#    its claims). Feeds docs/calibration.md, docs/bots.md and README.md. About 7 minutes.
+#    each, seed 2034 (the maps were fitted on seeds 2031-2033) -> reports/bots/calibration (the
+#    report of `kutsch-sim calibration`, without its claims). Feeds docs/calibration.md,
+#    docs/bots.md and README.md. About 7 minutes.
 step_calibration() {
-  kutsch-sim calibration --players 3-10 --items basic,full --bots smart,smart-v2 --games 10000 --seed 2031 \
+  kutsch-sim calibration --players 3-10 --items basic,full --bots smart,smart-v2 --games 10000 --seed 2034 \
     --out "$RUNS/cal" --force
   rm -rf reports/bots/calibration && cp -r "$RUNS/cal/report" reports/bots/calibration
 }
@@ -123,9 +124,10 @@ step_end_beliefs() {
 }
 
 # 4b. The search's claims: search-m on every seat, 5, 6 and 9 players, basic, 1,000 games each,
-#     seed 2028 -> reports/search/calibration. Feeds docs/calibration.md and docs/search.md.
+#     seed 2035 (M_SEARCH was fitted on seed 2028) -> reports/search/calibration. Feeds
+#     docs/calibration.md and docs/search.md.
 step_search_calibration() {
-  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 1000 --seed 2028 \
+  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 1000 --seed 2035 \
     --out "$RUNS/cal-search" --force
   rm -rf reports/search/calibration && cp -r "$RUNS/cal-search/report" reports/search/calibration
 }
