@@ -87,7 +87,9 @@ M_CLAIR_2ND = 9  # the card the seat put second from the top with the Clairvoyan
 M_SAW_DECK = 10  # 1 once the seat has looked through the item deck (the Clairvoyant): cards seen there
 M_PASSED = 11  # the card the seat passed on in the Sextant round under way (-1)
 M_PRESET = 12  # the search bot: its next turn's action chosen by look-ahead, + 1 (0 = none; taken by act.py)
-M_PRESET_ODDS = 13  # the search bot: 1e6 x its stated P(win) + 1000 x that action's share of sampled worlds won + smart's choice's, percents (its trace)
+M_PRESET_ODDS = 13  # the search bot: ODDS_STATED x its stated P(win) + ODDS_SHARE x that action's share of sampled worlds won + smart's choice's, percents (its trace)
+ODDS_STATED = 1_000_000
+ODDS_SHARE = 1000
 
 # ----------------------------------------------------------- the told bracket and role rows
 # P_TOLD: a bit mask, read from the seat's base row only (0 for every profile in data/bots.csv).

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .params import ODDS_SHARE, ODDS_STATED
+
 # (key, template, meaning of d) in code order; the code is the index.
 # Placeholders: {target} seat, {card} card name, {value} number, {src} fight bonus,
 # {occ} occupation, {kind} item name.
@@ -231,8 +233,8 @@ def _d_text(kind: str, d: int) -> dict[str, str]:
         return {"card": CARD_NAMES[d] if 0 <= d < len(CARD_NAMES) else "nothing"}
     if kind == "value":
         return {"value": str(d)}
-    if kind == "odds":  # three percentages: 1e6 x the stated P(win) + 1000 x the share taken + the base's
-        return {"value": str((d // 1000) % 1000), "base": str(d % 1000), "stated": str(d // 1_000_000)}
+    if kind == "odds":  # three percentages packed as params.M_PRESET_ODDS: the stated P(win), the share taken, the base's
+        return {"value": str((d // ODDS_SHARE) % ODDS_SHARE), "base": str(d % ODDS_SHARE), "stated": str(d // ODDS_STATED)}
     if kind == "src":
         return {"src": SRC_LABELS[d] if 0 <= d < len(SRC_LABELS) else "bonus"}
     if kind == "occ":

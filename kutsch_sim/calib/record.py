@@ -25,7 +25,7 @@ import numpy as np
 
 from ..bots.posterior import joint_nb, shares_nb
 from ..bots.dispatch import bot_choose_nb, refresh_seat_nb
-from ..bots.params import BOT_SEARCH, BOT_SMART, M_PRESET, M_PRESET_ODDS
+from ..bots.params import BOT_SEARCH, BOT_SMART, M_PRESET, M_PRESET_ODDS, ODDS_SHARE, ODDS_STATED
 from ..bots.act import wait_odds_nb
 from ..bots.values import (
     CL_CONF,
@@ -231,8 +231,8 @@ def turn_claims_nb(st, me, cp, game, out, k):
                    turn / 100.0)
     if cp.mem.bot[me] == BOT_SEARCH and st.mem.bmem[me, M_PRESET] > 0:
         odds = st.mem.bmem[me, M_PRESET_ODDS]
-        k = put_nb(out, k, game, turn, me, T_SEARCH, st.mem.bmem[me, M_PRESET] - 1, (odds // 1_000_000) / 100.0,
-                   -1.0, 1.0, took, (odds % 1000) / 100.0, ((odds // 1000) % 1000) / 100.0)
+        k = put_nb(out, k, game, turn, me, T_SEARCH, st.mem.bmem[me, M_PRESET] - 1, (odds // ODDS_STATED) / 100.0,
+                   -1.0, 1.0, took, (odds % ODDS_SHARE) / 100.0, ((odds // ODDS_SHARE) % ODDS_SHARE) / 100.0)
     return k
 
 

@@ -66,10 +66,10 @@ def reliability(d: pd.DataFrame, edges=EDGES) -> pd.DataFrame:
     game = d.groupby(keys, observed=True, sort=False).ngroup().to_numpy() if "game" in d.columns \
         else np.arange(len(d))
     x = pd.DataFrame({"bin": cut, "game": game, "y": d["label"].to_numpy(np.float64),
-                      "e": d["label"].to_numpy(np.float64) - d["stated"].to_numpy(np.float64)})
+                      "s": d["stated"].to_numpy(np.float64)})
+    x["e"] = x["y"] - x["s"]
     g = x.groupby("bin", observed=True).agg(claims=("y", "size"), hits=("y", "sum"), err=("e", "mean"),
-                                            games=("game", "nunique"))
-    g["stated"] = d.groupby(cut, observed=True)["stated"].mean()
+                                            games=("game", "nunique"), stated=("s", "mean"))
     # the cluster-robust variance of the bin's mean gap: sum over games of (the game's summed
     # deviation from the bin's mean)^2, over claims^2
     x["dev"] = x["e"] - x["bin"].map(g["err"]).astype(np.float64)
@@ -198,6 +198,12 @@ def _md(df: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _of_made(failed: pd.DataFrame, kind: str) -> list[str]:
+    """The failure rate of one kind of declaration among those made, or a dash if none was."""
+    return ["–" if not k else f"{_pct(x)} of {k:,}" for x, k in
+            zip(failed[f"{kind}_failed"], failed[f"{kind}_made"], strict=True)]
+
+
 def _count(x: float) -> str:
     return "–" if not np.isfinite(x) else f"{int(x):,}"
 
@@ -251,12 +257,8 @@ def write_report(out_dir, plan: dict, claims: pd.DataFrame, records: pd.DataFram
                           "ended in a failed declaration": [f"{_pct(a)} ({_pct(b)}–{_pct(c)})" for a, b, c in
                                                            zip(failed["failed_share"], failed["lo"], failed["hi"],
                                                                strict=True)],
-                          "team declarations that failed": [
-                              "–" if not k else f"{_pct(x)} of {k:,}" for x, k in
-                              zip(failed["team_failed"], failed["team_made"], strict=True)],
-                          "Drink of Power declarations that failed": [
-                              "–" if not k else f"{_pct(x)} of {k:,}" for x, k in
-                              zip(failed["drink_failed"], failed["drink_made"], strict=True)]})
+                          "team declarations that failed": _of_made(failed, "team"),
+                          "Drink of Power declarations that failed": _of_made(failed, "drink")})
         lines += ["## Games ending in a failed declaration", "", _md(t), ""]
     lines += ["Every bin of every claim type: `tables/reliability.csv`; the scores per profile, count and claim: "
               "`tables/summary.csv`.", ""]

@@ -35,6 +35,8 @@ from ..bots.params import (
     BOT_SEARCH,
     M_PRESET,
     M_PRESET_ODDS,
+    ODDS_SHARE,
+    ODDS_STATED,
     P_CALIBRATED,
     P_SEARCH_MARGIN,
     P_SEARCH_SAMPLES,
@@ -48,7 +50,6 @@ from ..play import copy_state_nb, fork_stream_nb
 from ..rng import mix64_nb, stream_key_nb
 from .sample import sample_world_nb
 
-ODDS_STATED = 1_000_000  # params.M_PRESET_ODDS: 1e6 x P(I win) stated + 1000 x the pick's share + smart's, percents
 SURE = 999.0  # smart scores a declaration 1000 x P(success) (bots.act); from here it is sure
 MAX_WIDTH = SEARCH_MAX_WIDTH
 
@@ -152,7 +153,7 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
     if st.mem.bparam[me, P_CALIBRATED] > 0.0:
         pw = map_nb(st.sc[SC.N], M_SEARCH, logit_nb(share), 0.0, 0.0)
     st.mem.bmem[me, M_PRESET] = pick + 1
-    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(ODDS_STATED * round(100.0 * pw) + 1000 * round(100.0 * share)
+    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(ODDS_STATED * round(100.0 * pw) + ODDS_SHARE * round(100.0 * share)
                                               + round(100.0 * share0))
 
 
