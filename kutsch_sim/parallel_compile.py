@@ -51,6 +51,7 @@ PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "below": ("rng", "below_nb", ("rs", "i8")),
     "below_0": ("rng", "below_nb", ("rs", "0")),
     "hand_options": ("engine.items", "hand_options_nb", ("st", "i8", "i8", "i8")),
+    "popcount": ("bots.beliefs", "popcount_nb", ("i8",)),
     "choose": ("bots.policy", "choose_nb", ("vw",)),
     "log_row": ("engine.log", "log_row_nb", ("st", "i8", "i8", "i8", "i8", "i8")),
     "init_game": ("play", "init_game_var_nb", ("st", *_KERNEL_ARGS)),
@@ -72,14 +73,15 @@ PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 }
 
 # (this process's parts, the helper's parts), stage by stage. First the small functions both
-# sides' later parts call (while the helper starts); then about 16 s of one core each on host
+# sides' later parts call (while the helper starts: the random draw, a hand's options, and the
+# bit count that the beliefs here and the policies' posterior there both call); then about 16 s of one core each on host
 # C: the event log with the observers, the set-up and the bots' beliefs here, the bots'
 # policies there; then the bots' entry and the decision, which every rule below the turn
 # calls; then the draw with the Clairvoyant's window and the hand limit beside a look at an
 # association card; then the fight beside the Diplomat's chain of trades and effects. What is
 # left (the turn loop and the kernel's own loop) is compiled by the kernel.
 STAGES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
-    (("below", "below_0", "hand_options"), ()),
+    (("below", "below_0", "hand_options", "popcount"), ()),
     (("log_row", "init_game", "seat_beliefs", "refresh_seat", "hard_seat", "see_items", "announce", "see_occ",
       "reveal_occ"), ("choose",)),
     (("bot_choose", "decide"), ()),

@@ -125,4 +125,4 @@ def simulate_cmd(
             fail(e)
     console = Console()
     console.print(summary_table(summary))
-    console.print(f"{summary.timing_text()}; results in {opts.out}")
+    console.print(f"{summary.timing_text()}; results in {opts.out}", soft_wrap=True)

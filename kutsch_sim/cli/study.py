@@ -131,7 +131,7 @@ def run_and_report(study, bars: list[tuple[str, list[int]]]) -> None:
             fail(e)
     console = Console()
     console.print(summary_table(summary))
-    console.print(f"{summary.timing_text()}; results in {opts.results_dir}")
+    console.print(f"{summary.timing_text()}; results in {opts.results_dir}", soft_wrap=True)
     err.print("writing the report ...")
     try:
         df = read_results(opts.results_dir)
@@ -149,4 +149,4 @@ def run_and_report(study, bars: list[tuple[str, list[int]]]) -> None:
             err=True,
         )
         raise typer.Exit(130) from None
-    console.print(f"report written: {html.parent / 'report.md'} and {html}")
+    console.print(f"report written: {html.parent / 'report.md'} and {html}", soft_wrap=True)

@@ -91,4 +91,4 @@ def tune_cmd(
     for line in check_lines(plan, result):
         console.print(line)
     console.print(f"profile {plan.name!r} written to {path}; select it with "
-                  f"KUTSCH_SIM_PROFILES={path} kutsch-sim play --bots {plan.name}")
+                  f"KUTSCH_SIM_PROFILES={path} kutsch-sim play --bots {plan.name}", soft_wrap=True)
