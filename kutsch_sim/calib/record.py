@@ -50,7 +50,7 @@ from ..engine.state import new_state_nb
 from ..enums import ACT_DECLARE, ACT_MUL, DEC, DK, N_REC, SC, WIN
 from ..jit import njit, record_nb
 from ..play import copy_state_nb, init_game_var_nb, keep_alive_nb
-from ..search.lookahead import MAX_WIDTH, search_turn_nb
+from ..search.lookahead import MAX_WIDTH, WINS_LEN, search_turn_nb
 
 # claim types
 T_DECL_TEAM = 0  # P(success) of the team declaration it would make now (R6.3); about: the seats named
@@ -258,7 +258,7 @@ def claims_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, 
     b2 = new_state_nb(0, np.zeros((0, 3), np.int32))
     base, world, work = record_nb(b0), record_nb(b1), record_nb(b2)
     cand = np.zeros(MAX_WIDTH, np.int64)
-    wins = np.zeros(2 * MAX_WIDTH, np.float64)
+    wins = np.zeros(WINS_LEN, np.float64)
     k = 0
     for i in range(out.shape[0]):
         g = game0 + i

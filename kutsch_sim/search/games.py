@@ -15,7 +15,7 @@ from ..engine.state import new_state_nb
 from ..enums import SC
 from ..jit import njit, record_nb
 from ..play import init_game_var_nb, keep_alive_nb, play_games_nb, play_one_nb
-from .lookahead import MAX_WIDTH, play_searching_nb
+from .lookahead import MAX_WIDTH, WINS_LEN, play_searching_nb
 
 
 @njit(cache=True)
@@ -31,7 +31,7 @@ def play_to_end_nb(st):
     (``lookahead.play_searching_nb``) on work states of this call's own."""
     b0, b1, b2 = work_states_nb()
     cand = np.zeros(MAX_WIDTH, np.int64)
-    wins = np.zeros(2 * MAX_WIDTH, np.float64)
+    wins = np.zeros(WINS_LEN, np.float64)
     play_searching_nb(st, record_nb(b0), record_nb(b1), record_nb(b2), cand, wins)
     keep_alive_nb(b0)
     keep_alive_nb(b1)

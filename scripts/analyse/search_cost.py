@@ -6,7 +6,10 @@ play apart.
     python scripts/analyse/search_cost.py --players 6 --items full --bots search-s,search-m,search-l
 
 Prints, per profile, the median of ``--repeats`` runs: ms per decision, s per game, and the
-minutes a 2,000-game cell takes on two threads (half the one-thread time).
+minutes a 2,000-game cell takes on two threads (half the one-thread time); then the
+look-ahead's own counters over the same deals (``search.lookahead.S_*``): rollouts a decision,
+against the full budget's first look (candidates x ``search_samples``), and the shares of
+decisions whose pick was judged again on fresh worlds and taken.
 """
 
 from __future__ import annotations
@@ -20,13 +23,36 @@ import numba
 import numpy as np
 
 from kutsch_sim.api import GameConfig, run_batch
+from kutsch_sim.engine.state import as_record, new_state
 from kutsch_sim.enums import REC
+from kutsch_sim.play import init_game_var_nb
+from kutsch_sim.search.games import work_states_nb
+from kutsch_sim.search.lookahead import (MAX_WIDTH, S_AGAIN, S_DECISIONS, S_FULL, S_ROLLOUTS, S_TAKEN, STATS,
+                                         WINS_LEN, play_searching_nb)
 
 
 def timed(cfg: GameConfig, seed: int, games: int) -> tuple[float, np.ndarray]:
     t = time.perf_counter()
     rec = run_batch(cfg, seed, 0, games)
     return time.perf_counter() - t, rec
+
+
+def counters(cfg: GameConfig, seed: int, games: int) -> dict[str, float]:
+    """The look-ahead's counters summed over games 0 .. games-1 of ``cfg`` (the deals run_batch plays)."""
+    n, in_game, stamped, bots, params = cfg.arrays()
+    work = [as_record(b) for b in work_states_nb()]
+    cand = np.zeros(MAX_WIDTH, np.int64)
+    wins = np.zeros(WINS_LEN, np.float64)
+    for g in range(games):
+        st = new_state(0)
+        init_game_var_nb(st, n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, g, cfg.turn_cap,
+                         cfg.drink, 0, cfg.variant_bits)
+        play_searching_nb(st, *work, cand, wins)
+    c = {k: float(wins[STATS + i]) for k, i in (("decisions", S_DECISIONS), ("rollouts", S_ROLLOUTS),
+                                                 ("full", S_FULL), ("again", S_AGAIN), ("taken", S_TAKEN))}
+    d = max(c["decisions"], 1.0)
+    return {"decisions": c["decisions"], "rollouts_per_decision": c["rollouts"] / d,
+            "full_first_look_per_decision": c["full"] / d, "judged_again": c["again"] / d, "taken": c["taken"] / d}
 
 
 def main() -> None:
@@ -62,6 +88,10 @@ def main() -> None:
         print(f"{name}: {ms:.1f} ms a decision (median of {args.repeats}, {args.games} games of {n} players, "
               f"{args.items}, one thread), {s:.2f} s a game, {out[name]['turns_per_game']:.1f} turns a game; "
               f"a 2,000-game cell on 2 threads: {out[name]['minutes_per_2000_on_2_threads']:.1f} min")
+        c = out[name]["counters"] = counters(cfg, args.seed, args.games)
+        print(f"  {c['rollouts_per_decision']:.1f} rollouts a decision over {c['decisions']:.0f} decisions (the "
+              f"full budget's first look: {c['full_first_look_per_decision']:.1f}); judged again "
+              f"{100 * c['judged_again']:.1f}%, picks taken {100 * c['taken']:.1f}%")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=2)
