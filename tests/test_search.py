@@ -9,7 +9,7 @@ import pytest
 
 from kutsch_sim.api import GameConfig, play_game, run_batch
 from kutsch_sim.bots.dispatch import refresh_seat_nb
-from kutsch_sim.bots.params import M_PRESET, M_PRESET_ODDS, P_SEARCH_RACE
+from kutsch_sim.bots.params import M_PRESET, M_PRESET_ODDS
 from kutsch_sim.bots.reasons import R_SEARCH_PICK
 from kutsch_sim.engine.game import play_turns_nb
 from kutsch_sim.engine.invariants import check_nb
@@ -149,57 +149,13 @@ def test_the_search_choice_depends_on_the_seats_view_only():
             if st.sc[SC.OVER]:
                 continue
             st.mem.bparam[me, 17], st.mem.bparam[me, 18] = 4, 6
-            for race in (0, 2):  # the full budget, and successive halving keeping two challengers
-                st.mem.bparam[me, P_SEARCH_RACE] = race
-                s2 = scrambled(st, me, rng)
-                for s in (st, s2):
-                    search_turn_nb(s, me, *work, cand, wins)
-                assert st.mem.bmem[me, M_PRESET] == s2.mem.bmem[me, M_PRESET]
-                assert st.mem.bmem[me, M_PRESET_ODDS] == s2.mem.bmem[me, M_PRESET_ODDS]
-                chosen += st.mem.bmem[me, M_PRESET] > 0
-    assert chosen >= 10
-
-
-def test_a_race_plays_the_full_budgets_worlds_and_drops_by_its_rule():
-    """Raced worlds are the full budget's, in order: with nothing dropped the counts are equal;
-    after a cut, a dropped action keeps the counts of the worlds before it, and at most ``keep``
-    challengers of smart's choice, none of them behind it there, play on."""
-    from kutsch_sim.play import copy_state_nb
-    from kutsch_sim.search.lookahead import RACE_ALIVE, candidates_nb, play_worlds_nb, race_worlds_nb
-
-    base, world, cp = [as_record(b) for b in work_states_nb()]
-    cand = np.zeros(MAX_WIDTH, np.int64)
-    raced = 0
-    for n, items, variants in CASES[:4]:
-        for game in range(3):
-            st, me = position(n, items, variants, game, 5)
-            if st.sc[SC.OVER]:
-                continue
-            copy_state_nb(base, st)
-            copy_state_nb(world, st)
-            m = candidates_nb(base, me, 4, cand)
-            if m == 0:
-                continue
-            key, turn = np.uint64(0x5EED + game), st.sc[SC.TURN]
-            full, early, race = (np.zeros(WINS_LEN) for _ in range(3))
-            play_worlds_nb(base, world, cp, me, cand, m, 0, 6, key, turn, full)
-            play_worlds_nb(base, world, cp, me, cand, m, 0, 2, key, turn, early)
-            assert race_worlds_nb(base, world, cp, me, cand, m, 0, 6, 6, m - 1, key, turn, race) == 6
-            assert np.array_equal(race[:m], full[:m])
-            assert np.array_equal(race[MAX_WIDTH:MAX_WIDTH + m], full[MAX_WIDTH:MAX_WIDTH + m])
-            race[:] = 0.0
-            played = race_worlds_nb(base, world, cp, me, cand, m, 0, 6, 2, 1, key, turn, race)
-            alive = race[RACE_ALIVE + 1:RACE_ALIVE + m] > 0
-            assert alive.sum() <= 1 and played in (2, 6) and (played == 6) == alive.any()
-            for j in range(1, m):
-                if alive[j - 1]:
-                    assert early[j] >= early[0] and race[j] == full[j]
-                    assert all(early[j] >= early[i] for i in range(1, m))
-                else:
-                    assert race[j] == early[j]
-            assert race[0] == (full[0] if played == 6 else early[0])
-            raced += 1
-    assert raced >= 6
+            s2 = scrambled(st, me, rng)
+            for s in (st, s2):
+                search_turn_nb(s, me, *work, cand, wins)
+            assert st.mem.bmem[me, M_PRESET] == s2.mem.bmem[me, M_PRESET]
+            assert st.mem.bmem[me, M_PRESET_ODDS] == s2.mem.bmem[me, M_PRESET_ODDS]
+            chosen += st.mem.bmem[me, M_PRESET] > 0
+    assert chosen >= 5
 
 
 def test_sampled_worlds_are_games_the_rules_accept_and_the_seat_cannot_tell_apart():
@@ -349,28 +305,13 @@ def _counters(profile: str, games: int = 4):
                                              ("full", S_FULL), ("again", S_AGAIN), ("taken", S_TAKEN))}
 
 
-def test_racing_plays_far_fewer_rollouts_than_the_full_budget_and_still_takes_picks():
-    full, race = _counters("search-m"), _counters("search-m-race")
-    for c in (full, race):
-        assert c["decisions"] > 20 and c["taken"] <= c["again"] <= c["decisions"]
-    # the full budget plays its first look whole, and a second look at each pick judged again
-    assert full["rollouts"] >= full["full"]
-    # a race plays at most half the worlds on its first look, most candidates far fewer
-    assert race["rollouts"] < 0.5 * race["full"]
-    assert race["taken"] > 0
+def test_the_look_aheads_counters_add_up():
+    """Each compared decision plays its first look whole (candidates x search_samples), and a
+    second look of two actions on as many fresh worlds for each pick judged again."""
+    from kutsch_sim.bots.params import P_SEARCH_SAMPLES
+    from kutsch_sim.bots.profiles import PROFILES
 
-
-def test_profile_tables_take_search_race_for_search_profiles_only(tmp_path):
-    from kutsch_sim.bots.params import P_SEARCH_RACE
-    from kutsch_sim.bots.profiles import load_profiles
-    from kutsch_sim.errors import KutschError
-
-    vals = ",".join(["0.5"] * 17)
-    head = ",search_width,search_samples,search_margin,evidence,calibrated,search_race"
-    ok = load_profiles(_table(tmp_path, head, [f"r,search,{vals},4,10,0.5,1,1,3", f"f,search,{vals},4,10,0.5,1,1,0"]))
-    assert ok["r"].params[P_SEARCH_RACE] == 3.0 and ok["f"].params[P_SEARCH_RACE] == 0.0
-    # K challengers of smart's choice: at most search_width - 1 of them, a whole number, search only
-    for row in (f"r,search,{vals},4,10,0.5,1,1,4", f"r,search,{vals},4,10,0.5,1,1,1.5",
-                f"r,smart,{vals},0,0,0,1,1,1"):
-        with pytest.raises(KutschError, match="search_race must be a whole number"):
-            load_profiles(_table(tmp_path, head, [row]))
+    for name in ("search-s", "search-m"):
+        c = _counters(name)
+        assert c["decisions"] > 20 and 0 < c["taken"] <= c["again"] <= c["decisions"]
+        assert c["rollouts"] == c["full"] + 2 * PROFILES[name].params[P_SEARCH_SAMPLES] * c["again"]

@@ -36,7 +36,6 @@ from .params import (
     N_ROLES,
     OPTIONAL_GROUPS,
     OPTIONAL_NAMES,
-    P_SEARCH_RACE,
     P_SEARCH_WIDTH,
     P_TOLD,
     PARAM_NAMES,
@@ -109,10 +108,6 @@ def _check_search(path: Path, lineno: int, bot: str, values: list[float]) -> Non
     elif any(budget):
         raise KutschError(f"{path}: line {lineno}: {', '.join(SEARCH_NAMES)} are for bot search only; "
                           f"leave them 0 or empty")
-    race = values[P_SEARCH_RACE]
-    if race < 0 or race != int(race) or race >= max(values[P_SEARCH_WIDTH], 1) or (race and bot != "search"):
-        raise KutschError(f"{path}: line {lineno}: search_race must be a whole number from 0 to search_width - 1, "
-                          f"and above 0 only for bot search, got {race:g} for bot {bot}")
 
 
 def load_profiles(path: Path | str | None = None, known: dict[str, Profile] | None = None) -> dict[str, Profile]:
@@ -162,9 +157,8 @@ def load_profiles(path: Path | str | None = None, known: dict[str, Profile] | No
         rvals = [values[j] if row.get(c, "") == "" else _number(path, lineno, c, row[c])
                  for j, c in enumerate(PARAM_NAMES)]
         search = slice(P_SEARCH_WIDTH, P_SEARCH_WIDTH + len(SEARCH_NAMES))
-        if rvals[search] != values[search] or rvals[P_SEARCH_RACE] != values[P_SEARCH_RACE]:
-            raise KutschError(f"{path}: line {lineno}: {', '.join(SEARCH_NAMES)} and search_race are the base "
-                              f"row's; leave them empty")
+        if rvals[search] != values[search]:
+            raise KutschError(f"{path}: line {lineno}: {', '.join(SEARCH_NAMES)} are the base row's; leave them empty")
         for c in BASE_ONLY:
             if rvals[PARAM_NAMES.index(c)] != values[PARAM_NAMES.index(c)]:
                 raise KutschError(f"{path}: line {lineno}: {c} is the base row's (it shapes the beliefs "

@@ -16,13 +16,6 @@ pick only if it wins there by the margin too, and states the fresh share. This i
 policy improvement over ``smart`` by Monte Carlo rollouts (Tesauro and Galperin 1996; with sampled hidden states, the
 determinised rollouts of Long et al. 2010 and Cowling et al. 2012, docs/search.md).
 
-A racing seat (``params.P_SEARCH_RACE`` = K > 0) spends about a third of that, by successive
-halving (Karnin et al. 2013; racing, Maron and Moore 1994): it plays every candidate on the
-first sixth of the worlds, then keeps smart's choice and the K best of the others that are
-not behind it, and plays only those on the rest of half the worlds. A pick that leads by the
-margin there is judged again against smart's choice on half the worlds afresh, and taken only
-if it leads by the margin on those alone (docs/search.md gives its cost and strength).
-
 Everything after the action (supports, fight choices, names, gifts) is smart's. A turn it
 need not think about is left to smart at once: a single candidate, or a declaration smart
 is sure of (the Loge's solo win, R6.5, or a team win it holds itself).
@@ -46,7 +39,6 @@ from ..bots.params import (
     ODDS_STATED,
     P_CALIBRATED,
     P_SEARCH_MARGIN,
-    P_SEARCH_RACE,
     P_SEARCH_SAMPLES,
     P_SEARCH_WIDTH,
     SEARCH_MAX_WIDTH,
@@ -61,11 +53,9 @@ from .sample import sample_world_nb
 SURE = 999.0  # smart scores a declaration 1000 x P(success) (bots.act); from here it is sure
 MAX_WIDTH = SEARCH_MAX_WIDTH
 # The scratch ``wins`` (float64[WINS_LEN]): an action j's wins at [j], the sum of its squared
-# paired difference from action 0's at [MAX_WIDTH + j], 1.0 while it is still in a race at
-# [RACE_ALIVE + j], and from STATS the look-ahead's counters over the game (S_*), read by
-# scripts/analyse/search_cost.py and changing no choice.
-RACE_ALIVE = 2 * MAX_WIDTH
-STATS = 3 * MAX_WIDTH
+# paired difference from action 0's at [MAX_WIDTH + j], and from STATS the look-ahead's
+# counters over the game (S_*), read by scripts/analyse/search_cost.py and changing no choice.
+STATS = 2 * MAX_WIDTH
 S_DECISIONS = 0  # turns it compared actions on
 S_ROLLOUTS = 1  # rollouts played, the second look at a pick included
 S_FULL = 2  # rollouts the full budget's first look plays (candidates x search_samples)
@@ -136,10 +126,7 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
     key = mix64_nb(st.rs[0] ^ (st.rs[1] * np.uint64(0x9E3779B97F4A7C15)))
     wins[STATS + S_DECISIONS] += 1.0
     wins[STATS + S_FULL] += m * samples
-    if st.mem.bparam[me, P_SEARCH_RACE] > 0.0:
-        pick, pw, share, share0 = race_turn_nb(st, me, base, world, cp, cand, m, samples, key, wins)
-    else:
-        pick, pw, share, share0 = full_turn_nb(st, me, base, world, cp, cand, m, samples, key, wins)
+    pick, pw, share, share0 = compare_nb(st, me, base, world, cp, cand, m, samples, key, wins)
     if pick != cand[0]:
         wins[STATS + S_TAKEN] += 1.0
     st.mem.bmem[me, M_PRESET] = pick + 1
@@ -158,9 +145,9 @@ def stated_nb(st, me, share):
 
 
 @njit(cache=True)
-def full_turn_nb(st, me, base, world, cp, cand, m, samples, key, wins):
-    """The full budget: every candidate on ``samples`` worlds. Returns (pick, stated P(win),
-    its share, smart's choice's share)."""
+def compare_nb(st, me, base, world, cp, cand, m, samples, key, wins):
+    """Every candidate on ``samples`` worlds, a pick judged again on fresh ones. Returns (pick,
+    stated P(win), its share, smart's choice's share)."""
     play_worlds_nb(base, world, cp, me, cand, m, 0, samples, key, st.sc[SC.TURN], wins)
     # another action than smart's only when it won more often by more than search_margin
     # standard errors of the paired difference (a noisy winner of close actions plays worse)
@@ -196,104 +183,6 @@ def full_turn_nb(st, me, base, world, cp, cand, m, samples, key, wins):
             pick = cand[0]
             share = share0
     return pick, stated_nb(st, me, share), share, share0
-
-
-@njit(cache=True)
-def race_turn_nb(st, me, base, world, cp, cand, m, samples, key, wins):
-    """Successive halving: the candidates on a sixth of ``samples`` worlds, then smart's choice
-    and the ``P_SEARCH_RACE`` best others not behind it on the rest of half of them
-    (:func:`race_worlds_nb`); a pick ahead by the margin is judged again against smart's choice
-    on half of ``samples`` fresh worlds (dropped at half of those if it is behind) and taken
-    only if it leads by the margin on the fresh worlds alone, which its selection did not see.
-    Returns what :func:`full_turn_nb` does."""
-    z = st.mem.bparam[me, P_SEARCH_MARGIN]
-    keep = max(np.int64(st.mem.bparam[me, P_SEARCH_RACE]), 1)
-    half = max(samples // 2, 2)
-    cut = min(max(samples // 6, 2), half)
-    turn = st.sc[SC.TURN]
-    n = race_worlds_nb(base, world, cp, me, cand, m, 0, half, cut, keep, key, turn, wins)
-    best = 0
-    gain = 0.0
-    if n == half:  # else smart's choice was the only one left
-        for j in range(1, m):
-            d = (wins[j] - wins[0]) / n
-            if wins[RACE_ALIVE + j] > 0.0 and d > gain and lead_nb(wins, 0, j, n) > z:
-                best = j
-                gain = d
-    share0 = wins[0] / n
-    share = share0
-    pick = cand[0]
-    if best > 0:  # the winner's curse, as in full_turn_nb, on fresh worlds
-        wins[STATS + S_AGAIN] += 1.0
-        h = MAX_WIDTH // 2
-        cand[h + 1] = cand[best]
-        cand[h] = cand[0]
-        fresh = mix64_nb(key ^ np.uint64(0xF2E5A1C3D4B69787))
-        nf = race_worlds_nb(base, world, cp, me, cand[h:], 2, h, half, max(half // 2, 1), 1, fresh, turn, wins)
-        share0 = (wins[0] + wins[h]) / (n + nf)
-        share = share0
-        if nf == half and wins[h + 1] > wins[h] and lead_nb(wins, h, 1, nf) > z:
-            pick = cand[h + 1]
-            share = wins[h + 1] / nf
-    return pick, stated_nb(st, me, share), share, share0
-
-
-@njit(cache=True, inline="always")
-def lead_nb(wins, at, j, n):
-    """By how many standard errors of their paired difference action ``at + j`` leads action
-    ``at`` over ``n`` worlds (infinite for a lead without spread, 0 for none)."""
-    d = (wins[at + j] - wins[at]) / n
-    var = max(wins[MAX_WIDTH + at + j] / n - d * d, 0.0)
-    if var <= 0.0:
-        return np.inf if d > 0.0 else (-np.inf if d < 0.0 else 0.0)
-    return d / np.sqrt(var / n)
-
-
-@njit(cache=True)
-def race_worlds_nb(base, world, cp, me, cand, m, at, samples, cut, keep, key, turn, wins):
-    """:func:`play_worlds_nb`'s worlds (the same ones, in the same order), raced: after ``cut``
-    worlds every action j > 0 behind action 0 is dropped, and of the rest only the ``keep``
-    with the most wins go on (the earlier one on a tie: smart scored it higher); a dropped
-    action has ``wins[RACE_ALIVE + at + j]`` 0.0 and the counts of ``cut`` worlds. The worlds
-    stop when action 0 alone is left. Returns the worlds played."""
-    for j in range(m):
-        wins[at + j] = 0.0
-        wins[MAX_WIDTH + at + j] = 0.0
-        wins[RACE_ALIVE + at + j] = 1.0
-    rs = np.zeros(2, np.uint64)
-    for s in range(samples):
-        if s == cut:
-            for j in range(1, m):
-                if wins[at + j] < wins[at]:
-                    wins[RACE_ALIVE + at + j] = 0.0
-            left = 1
-            for _ in range(keep):  # the best still unkept goes on (marked 2.0 for now)
-                b = -1
-                for j in range(1, m):
-                    if wins[RACE_ALIVE + at + j] == 1.0 and (b < 0 or wins[at + j] > wins[at + b]):
-                        b = j
-                if b < 0:
-                    break
-                wins[RACE_ALIVE + at + b] = 2.0
-                left += 1
-            for j in range(1, m):
-                wins[RACE_ALIVE + at + j] = 1.0 if wins[RACE_ALIVE + at + j] == 2.0 else 0.0
-            if left == 1:
-                return s
-        rs[0] = stream_key_nb(key, turn, s)
-        rs[1] = np.uint64(0)
-        sample_world_nb(base, world, me, rs)
-        w0 = 0.0
-        for j in range(m):
-            if wins[RACE_ALIVE + at + j] == 0.0:
-                continue
-            x = rollout_nb(base, cp, me, cand[j], s)
-            wins[STATS + S_ROLLOUTS] += 1.0
-            if j == 0:
-                w0 = x
-            wins[at + j] += x
-            wins[MAX_WIDTH + at + j] += (x - w0) * (x - w0)
-    return samples
 
 
 @njit(cache=True)
