@@ -2,6 +2,7 @@
 
     python scripts/dev/fit_beliefs.py evidence --profile smart --games 800 --seed 101
     python scripts/dev/fit_beliefs.py maps runs/cal-a,runs/cal-b --profile smart --search runs/cal-search
+    python scripts/dev/fit_beliefs.py search runs/cal-search --profile search-m
     python scripts/dev/fit_beliefs.py temper --profile smart --games 1000 --seed 909
 
 ``evidence``: one round of the soft-evidence fit (``kutsch_sim.calib.evidence``): plays traced
@@ -13,6 +14,9 @@ that measures them): run it again, with another seed, until the weights settle.
 calibration runs (``kutsch-sim calibration --out DIR``), pooled; writes
 ``kutsch_sim/bots/calibration_table.py``, keeping its TEMPER_FIT; with ``--search``, the
 search's map (M_SEARCH) from a search profile's claims in other runs.
+
+``search``: M_SEARCH alone, from a search profile's claims, at the counts they hold; every other
+map of ``calibration_table.py`` and its TEMPER_FIT are kept as they are.
 
 ``temper``: the power TEMPER_FIT[n] to which the search's worlds raise the posterior weights
 (``search.sample``): at every third turn, the active seat's tempered P(teammate) of each seat
@@ -97,6 +101,27 @@ def maps(runs: str, prof: str, search: str | None, search_prof: str) -> None:
     print(f"wrote {TABLE}")
 
 
+def search_map(runs: str, prof: str) -> None:
+    from kutsch_sim.bots import calibration_table as T
+    from kutsch_sim.bots.calibration import M_SEARCH, N_MAPS
+
+    sdf = _claims(runs, prof)
+    fitted = {n: [F.Map(tuple(T.CAL[n][k]), tuple(T.KNOTS[n][k])) for k in range(N_MAPS)] for n in range(11)}
+    counts = sorted(int(n) for n in sdf["n"].unique())
+    for n in range(11):  # the identity where the runs hold no claims of the count
+        fitted[n][M_SEARCH] = F.IDENTITY
+    for n, d in sdf.groupby("n"):
+        fitted[int(n)][M_SEARCH] = F.fit_search(d)
+    text = TABLE.read_text()
+    head = text.split('"""')[1]
+    note = head.split("\n\n")[1]  # the provenance paragraph, after the "do not edit" lines
+    note = re.sub(r"M_SEARCH \(.*", "", note, flags=re.S).rstrip()
+    note += (f"\nM_SEARCH ({', '.join(map(str, counts))} players; the identity elsewhere) on the picks of {prof} in "
+             f"{runs} ({len(sdf):,} claims), {E.provenance()}.")
+    TABLE.write_text(F.table_source(fitted, _temper_of_table(), note))
+    print(f"wrote {TABLE}")
+
+
 def temper(prof: str, games: int, seed: int) -> None:
     from _temper_kernel import tempered_rows
 
@@ -135,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--profile", default="smart", help="whose claims (the runs may hold several profiles)")
     m.add_argument("--search", default=None, help="calibration runs of a search profile, comma-separated: M_SEARCH")
     m.add_argument("--search-profile", default="search-m", help="whose claims fit M_SEARCH")
+    q = sub.add_parser("search")
+    q.add_argument("runs", help="calibration run folders of the search profile, comma-separated")
+    q.add_argument("--profile", default="search-m", help="whose claims fit M_SEARCH")
     t = sub.add_parser("temper")
     t.add_argument("--profile", default="smart")
     t.add_argument("--games", type=int, default=1000)
@@ -144,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
         evidence(a.profile, a.games, a.seed, a.saturation)
     elif a.what == "maps":
         maps(a.runs, a.profile, a.search, a.search_profile)
+    elif a.what == "search":
+        search_map(a.runs, a.profile)
     else:
         temper(a.profile, a.games, a.seed)
     return 0

@@ -123,11 +123,15 @@ step_end_beliefs() {
   cp "$OUT/belief_calibration.md" reports/bots/belief_calibration.md
 }
 
-# 4b. The search's claims: search-m on every seat, 5, 6 and 9 players, basic, 1,000 games each,
-#     seed 2035 (M_SEARCH was fitted on seed 2028) -> reports/search/calibration. Feeds
-#     docs/calibration.md and docs/search.md.
+# 4b. The search's claims: search-m on every seat, 5, 6 and 9 players, basic: M_SEARCH fitted on
+#     1,000 games a count (seed 2036; `fit_beliefs.py search` writes it into the package: a new
+#     build), then measured on 500 other games a count (seed 2037) -> reports/search/calibration.
+#     Feeds docs/calibration.md and docs/search.md. About 45 minutes on one thread.
 step_search_calibration() {
-  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 1000 --seed 2035 \
+  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 1000 --seed 2036 \
+    --out "$RUNS/cal-search-fit" --force
+  "$PY" scripts/dev/fit_beliefs.py search "$RUNS/cal-search-fit" --profile search-m
+  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 500 --seed 2037 \
     --out "$RUNS/cal-search" --force
   rm -rf reports/search/calibration && cp -r "$RUNS/cal-search/report" reports/search/calibration
 }
