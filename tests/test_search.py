@@ -283,35 +283,28 @@ def test_profile_tables_take_the_search_budget_as_optional_columns(tmp_path):
         load_profiles(_table(tmp_path, ",search_width", [f"s3,search,{vals},4"]))
 
 
-def _counters(profile: str, games: int = 4):
-    """The look-ahead's counters (lookahead.S_*) over ``games`` 6-player games, every seat on ``profile``."""
-    from kutsch_sim.bots import profiles
-    from kutsch_sim.search.lookahead import S_AGAIN, S_DECISIONS, S_FULL, S_ROLLOUTS, S_TAKEN, STATS, \
-        play_searching_nb
-
-    cfg = GameConfig(6, "full", (profile,))
-    n, in_game, stamped, bots, params = cfg.arrays()
-    assert bots[0] == profiles.PROFILES[profile].bot
-    work = [as_record(b) for b in work_states_nb()]
-    cand = np.zeros(MAX_WIDTH, np.int64)
-    wins = np.zeros(WINS_LEN, np.float64)
-    for g in range(games):
-        st = new_state(0)
-        init_game_var_nb(st, n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, g, cfg.turn_cap,
-                         cfg.drink, 0, cfg.variant_bits)
-        play_searching_nb(st, *work, cand, wins)
-        assert st.sc[SC.ERROR] == 0
-    return {k: wins[STATS + i] for k, i in (("decisions", S_DECISIONS), ("rollouts", S_ROLLOUTS),
-                                             ("full", S_FULL), ("again", S_AGAIN), ("taken", S_TAKEN))}
-
-
 def test_the_look_aheads_counters_add_up():
     """Each compared decision plays its first look whole (candidates x search_samples), and a
-    second look of two actions on as many fresh worlds for each pick judged again."""
+    second look of two actions on as many fresh worlds for each pick judged again
+    (scripts/analyse/search_cost.py reads the counters)."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
     from kutsch_sim.bots.params import P_SEARCH_SAMPLES
     from kutsch_sim.bots.profiles import PROFILES
 
+    path = Path(__file__).resolve().parents[1] / "scripts" / "analyse" / "search_cost.py"
+    spec = importlib.util.spec_from_file_location("search_cost_under_test", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(str(path.parent))
     for name in ("search-s", "search-m"):
-        c = _counters(name)
-        assert c["decisions"] > 20 and 0 < c["taken"] <= c["again"] <= c["decisions"]
-        assert c["rollouts"] == c["full"] + 2 * PROFILES[name].params[P_SEARCH_SAMPLES] * c["again"]
+        c = mod.counters(GameConfig(6, "full", (name,)), SEED, 4)
+        assert c["decisions"] > 20 and 0 < c["taken"] <= c["judged_again"] <= 1
+        samples = PROFILES[name].params[P_SEARCH_SAMPLES]
+        assert c["rollouts_per_decision"] == pytest.approx(
+            c["full_first_look_per_decision"] + 2 * samples * c["judged_again"])

@@ -211,9 +211,8 @@ step_cycle_profile() {
 
 # 11. The skill ladder (random, greedy, smart-v2, smart, search-s, search-m; 3, 5, 6, 9 players x
 #     basic, basic+Loge, and basic with the Drink off at 3, 5, 9; 2,000 games a cell, seed 2026) ->
-#     reports/ladder. Feeds README.md (its headline) and docs/ladder.md. Well over an hour on 2
-#     cores, nearly all of it the search rungs; `--resume` finishes an interrupted one. The
-#     committed report has the first five rungs: `--rungs random,greedy,smart-v2,smart,search-s`.
+#     reports/ladder. Feeds README.md (its headline) and docs/ladder.md. About 80 minutes on 2
+#     cores, nearly all of it the search rungs; `--resume` finishes an interrupted one.
 step_ladder() {
   kutsch-sim ladder --seed 2026 --out "$RUNS/ladder" --force
   copy_study "$RUNS/ladder" reports/ladder
@@ -224,7 +223,7 @@ step_ladder() {
 #     docs/ladder.md (the ladder's order). Over an hour.
 step_search() {
   local p
-  for p in search-s search-m search-l; do
+  for p in search-s search-m search-m24 search-l; do
     "$PY" scripts/analyse/duel.py --a $p --b smart --players 6 --items full --games 2000 --seed 7 \
       --json reports/search/${p}_vs_smart.json >"$OUT/${p}_vs_smart.md"
   done
