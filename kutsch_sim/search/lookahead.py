@@ -58,7 +58,7 @@ MAX_WIDTH = SEARCH_MAX_WIDTH
 STATS = 2 * MAX_WIDTH
 S_DECISIONS = 0  # turns it compared actions on
 S_ROLLOUTS = 1  # rollouts played, the second look at a pick included
-S_FULL = 2  # rollouts the full budget's first look plays (candidates x search_samples)
+S_FULL = 2  # rollouts of the first look (candidates x search_samples)
 S_AGAIN = 3  # picks judged again on fresh worlds
 S_TAKEN = 4  # picks taken instead of smart's choice
 WINS_LEN = STATS + 5
@@ -126,28 +126,6 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
     key = mix64_nb(st.rs[0] ^ (st.rs[1] * np.uint64(0x9E3779B97F4A7C15)))
     wins[STATS + S_DECISIONS] += 1.0
     wins[STATS + S_FULL] += m * samples
-    pick, pw, share, share0 = compare_nb(st, me, base, world, cp, cand, m, samples, key, wins)
-    if pick != cand[0]:
-        wins[STATS + S_TAKEN] += 1.0
-    st.mem.bmem[me, M_PRESET] = pick + 1
-    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(ODDS_STATED * round(100.0 * pw) + ODDS_SHARE * round(100.0 * share)
-                                              + round(100.0 * share0))
-
-
-@njit(cache=True)
-def stated_nb(st, me, share):
-    """What it states: P(I win) with its pick; a calibrated seat reads its share through the
-    map fitted on what the look-ahead's picks then won (bots.calibration, M_SEARCH), which
-    changes no pick (the shares are compared raw)."""
-    if st.mem.bparam[me, P_CALIBRATED] > 0.0:
-        return map_nb(st.sc[SC.N], M_SEARCH, logit_nb(share), 0.0, 0.0)
-    return share
-
-
-@njit(cache=True)
-def compare_nb(st, me, base, world, cp, cand, m, samples, key, wins):
-    """Every candidate on ``samples`` worlds, a pick judged again on fresh ones. Returns (pick,
-    stated P(win), its share, smart's choice's share)."""
     play_worlds_nb(base, world, cp, me, cand, m, 0, samples, key, st.sc[SC.TURN], wins)
     # another action than smart's only when it won more often by more than search_margin
     # standard errors of the paired difference (a noisy winner of close actions plays worse)
@@ -182,7 +160,17 @@ def compare_nb(st, me, base, world, cp, cand, m, samples, key, wins):
         else:
             pick = cand[0]
             share = share0
-    return pick, stated_nb(st, me, share), share, share0
+    if pick != cand[0]:
+        wins[STATS + S_TAKEN] += 1.0
+    # what it states: P(I win) with this action; a calibrated seat reads its share through the
+    # map fitted on what the look-ahead's picks then won (bots.calibration, M_SEARCH), which
+    # changes no pick (the shares above are compared raw)
+    pw = share
+    if st.mem.bparam[me, P_CALIBRATED] > 0.0:
+        pw = map_nb(st.sc[SC.N], M_SEARCH, logit_nb(share), 0.0, 0.0)
+    st.mem.bmem[me, M_PRESET] = pick + 1
+    st.mem.bmem[me, M_PRESET_ODDS] = np.int32(ODDS_STATED * round(100.0 * pw) + ODDS_SHARE * round(100.0 * share)
+                                              + round(100.0 * share0))
 
 
 @njit(cache=True)
@@ -202,25 +190,18 @@ def play_worlds_nb(base, world, cp, me, cand, m, at, samples, key, turn, wins):
         sample_world_nb(base, world, me, rs)
         w0 = 0.0
         for j in range(m):
-            x = rollout_nb(base, cp, me, cand[j], s)
+            copy_state_nb(cp, base)
+            fork_stream_nb(cp, s)
+            cp.mem.bmem[me, M_PRESET] = cand[j] + 1
+            play_turns_nb(cp, 1)
+            cp.mem.bmem[me, M_PRESET] = 0  # unused if a Diplomat ended the turn first (R8)
+            play_turns_nb(cp, -1)
+            x = won_nb(cp, me)
             wins[STATS + S_ROLLOUTS] += 1.0
             if j == 0:
                 w0 = x
             wins[at + j] += x
             wins[MAX_WIDTH + at + j] += (x - w0) * (x - w0)  # the paired difference's square
-
-
-@njit(cache=True)
-def rollout_nb(base, cp, me, action, s):
-    """Play ``action`` in the world ``base`` (on world ``s``'s stream) and the game to its end
-    with smart at every seat; 1.0 if seat ``me`` won."""
-    copy_state_nb(cp, base)
-    fork_stream_nb(cp, s)
-    cp.mem.bmem[me, M_PRESET] = action + 1
-    play_turns_nb(cp, 1)
-    cp.mem.bmem[me, M_PRESET] = 0  # unused if a Diplomat ended the turn first (R8)
-    play_turns_nb(cp, -1)
-    return won_nb(cp, me)
 
 
 @njit(cache=True)

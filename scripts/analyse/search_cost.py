@@ -8,7 +8,7 @@ play apart.
 Prints, per profile, the median of ``--repeats`` runs: ms per decision, s per game, and the
 minutes a 2,000-game cell takes on two threads (half the one-thread time); then the
 look-ahead's own counters over the same deals (``search.lookahead.S_*``): rollouts a decision,
-against the full budget's first look (candidates x ``search_samples``), and the shares of
+against those of its first look (candidates x ``search_samples``), and the shares of
 decisions whose pick was judged again on fresh worlds and taken.
 """
 
@@ -90,7 +90,7 @@ def main() -> None:
               f"a 2,000-game cell on 2 threads: {out[name]['minutes_per_2000_on_2_threads']:.1f} min")
         c = out[name]["counters"] = counters(cfg, args.seed, args.games)
         print(f"  {c['rollouts_per_decision']:.1f} rollouts a decision over {c['decisions']:.0f} decisions (the "
-              f"full budget's first look: {c['full_first_look_per_decision']:.1f}); judged again "
+              f"first look: {c['full_first_look_per_decision']:.1f}); judged again "
               f"{100 * c['judged_again']:.1f}%, picks taken {100 * c['taken']:.1f}%")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
