@@ -23,7 +23,8 @@ M_TEAM     P(the team declaration succeeds), R6.3    logit of M_JOINT x the M_IT
                                                      card
 M_DRINK    the same with the Drink of Power, R7      logit of M_JOINT x M_ITEMs x M_MINOR
 M_SEARCH   P(I win), the search's picked action      logit of the share of its sampled worlds that
-           (``search.lookahead``)                    the action won
+           (``search.lookahead``)                    the action won; 1 if that share is a pick's
+                                                     that replaced smart's choice; their product
 =========  =======================================  =============================================
 
 The last two are fitted on the declarations taken only: a seat declares the first time its

@@ -40,6 +40,7 @@ P_SEARCH_SAMPLES = 18  # search: sampled worlds (one rollout each) per compared 
 P_SEARCH_MARGIN = 19  # search: standard errors by which another action must beat smart's own choice
 P_EVIDENCE = 20  # the soft-evidence model (bots.evidence): 0 hand-set weights, 1 fitted, own actions not counted
 P_CALIBRATED = 21  # 1 = a declaration's P(success) and P(minority) are read through the fitted maps (bots.calibration)
+P_SEARCH_WORLDS = 22  # search: 0 worlds drawn from its view; 1, 2 measuring instruments that see the truth (search.sample)
 
 PARAM_NAMES = (
     "declare_threshold",
@@ -64,12 +65,13 @@ PARAM_NAMES = (
     "search_margin",
     "evidence",
     "calibrated",
+    "search_worlds",
 )
 SEARCH_MAX_WIDTH = 64  # the look-ahead's candidate buffer (kutsch_sim.search.lookahead)
 SEARCH_NAMES = PARAM_NAMES[P_SEARCH_WIDTH:P_SEARCH_MARGIN + 1]  # the search budget (0 if absent)
 OPTIONAL_NAMES = PARAM_NAMES[P_SEARCH_WIDTH:]  # columns a profile table may leave off at its end (0 if absent) ...
-OPTIONAL_GROUPS = (SEARCH_NAMES, ("evidence",), ("calibrated",))  # ... in these groups, in this order
-BASE_ONLY = ("soft_trust", "evidence", "calibrated")  # shape the beliefs that choose a role row: base row only
+OPTIONAL_GROUPS = (SEARCH_NAMES, ("evidence",), ("calibrated",), ("search_worlds",))  # ... in these groups, in this order
+BASE_ONLY = ("soft_trust", "evidence", "calibrated", "search_worlds")  # shape the beliefs that choose a role row: base row only
 assert len(PARAM_NAMES) < N_BPARAM  # the last slot is the told bits (P_TOLD, below)
 
 # ----------------------------------------------------------- bot memory slots (bmem row, int32)

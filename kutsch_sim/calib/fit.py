@@ -132,11 +132,12 @@ def fit_count(d: pd.DataFrame) -> list[Map]:
 
 def fit_search(d: pd.DataFrame) -> Map:
     """M_SEARCH of one player count from the search's claims ``d`` (``T_SEARCH``): whether the seat
-    won, on the logit of its pick's share of the worlds (``x2``; a claim recorded before the map
-    existed stated the raw share itself and has ``x2`` -1)."""
+    won, on the logit of its pick's share of the worlds (``x2``), whether that share differs from
+    smart's choice's (``x1``: a pick that replaced it, ``search.lookahead``) and their product."""
     x = d[d["type"].to_numpy() == T_SEARCH]
-    share = np.where(x["x2"].to_numpy() >= 0.0, x["x2"].to_numpy(), x["stated"].to_numpy())
-    return regress([logit(share)], x["label"])
+    share = x["x2"].to_numpy()
+    picked = (np.round(100.0 * share) != np.round(100.0 * x["x1"].to_numpy())).astype(np.float64)
+    return regress([logit(share), picked, picked * logit(share)], x["label"])
 
 
 def fit(claims: pd.DataFrame, search: pd.DataFrame | None = None) -> dict[int, list[Map]]:

@@ -41,6 +41,7 @@ from ..bots.params import (
     P_SEARCH_MARGIN,
     P_SEARCH_SAMPLES,
     P_SEARCH_WIDTH,
+    P_SEARCH_WORLDS,
     SEARCH_MAX_WIDTH,
 )
 from ..engine.game import action_options_nb, play_turns_nb
@@ -48,7 +49,7 @@ from ..enums import ACT_DECLARE, ACT_MUL, DEC, SC, VAR, WIN
 from ..jit import njit
 from ..play import copy_state_nb, fork_stream_nb
 from ..rng import mix64_nb, stream_key_nb
-from .sample import sample_world_nb
+from .sample import sample_world_nb, truth_world_nb
 
 SURE = 999.0  # smart scores a declaration 1000 x P(success) (bots.act); from here it is sure
 MAX_WIDTH = SEARCH_MAX_WIDTH
@@ -164,10 +165,15 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
         wins[STATS + S_TAKEN] += 1.0
     # what it states: P(I win) with this action; a calibrated seat reads its share through the
     # map fitted on what the look-ahead's picks then won (bots.calibration, M_SEARCH), which
-    # changes no pick (the shares above are compared raw)
+    # changes no pick (the shares above are compared raw). A pick's fresh share and smart's
+    # choice's share are worth differently (a pick was chosen for a high first share), so the
+    # map knows which it reads: whether the share stated differs from smart's choice's, in the
+    # whole percents the record keeps (calib.record), and its product with the share's logit
     pw = share
     if st.mem.bparam[me, P_CALIBRATED] > 0.0:
-        pw = map_nb(st.sc[SC.N], M_SEARCH, logit_nb(share), 0.0, 0.0)
+        picked = 1.0 if round(100.0 * share) != round(100.0 * share0) else 0.0
+        f = logit_nb(share)
+        pw = map_nb(st.sc[SC.N], M_SEARCH, f, picked, picked * f)
     st.mem.bmem[me, M_PRESET] = pick + 1
     st.mem.bmem[me, M_PRESET_ODDS] = np.int32(ODDS_STATED * round(100.0 * pw) + ODDS_SHARE * round(100.0 * share)
                                               + round(100.0 * share0))
@@ -176,7 +182,8 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
 @njit(cache=True)
 def play_worlds_nb(base, world, cp, me, cand, m, at, samples, key, turn, wins):
     """Play the ``m`` actions of ``cand`` in ``samples`` worlds drawn from seat ``me``'s view of
-    the position ``world`` (``base`` takes each world), each action on the same stream in a
+    the position ``world`` (``base`` takes each world; the true position itself under the
+    measuring setting ``params.P_SEARCH_WORLDS``), each action on the same stream in a
     world (common random numbers), to the end with smart at every seat: action j's wins go to
     ``wins[at + j]``, the sum of its squared paired difference from action 0's to
     ``wins[MAX_WIDTH + at + j]``. ``key`` and ``turn`` key the worlds' streams."""
@@ -184,10 +191,14 @@ def play_worlds_nb(base, world, cp, me, cand, m, at, samples, key, turn, wins):
         wins[at + j] = 0.0
         wins[MAX_WIDTH + at + j] = 0.0
     rs = np.zeros(2, np.uint64)
+    truth = np.int64(world.mem.bparam[me, P_SEARCH_WORLDS])  # 1, 2: measuring the forgetting only
     for s in range(samples):
         rs[0] = stream_key_nb(key, turn, s)
         rs[1] = np.uint64(0)
-        sample_world_nb(base, world, me, rs)
+        if truth == 0:
+            sample_world_nb(base, world, me, rs)
+        else:
+            truth_world_nb(base, world, me, truth == 1)
         w0 = 0.0
         for j in range(m):
             copy_state_nb(cp, base)

@@ -71,6 +71,20 @@ def sample_world_nb(dst, src, me, rs):
     dst.dctx[:] = 0
 
 
+@njit(cache=True)
+def truth_world_nb(dst, src, me, forget):
+    """A measuring instrument, not a view (``params.P_SEARCH_WORLDS`` 1 and 2): ``dst`` is the
+    true position ``src`` itself, with every other seat's private memory forgotten as in a drawn
+    world (``forget``) or kept. The two differ only by what the forgetting of
+    :func:`forget_others_nb` costs the look-ahead (docs/search.md)."""
+    copy_state_nb(dst, src)
+    if forget:
+        forget_others_nb(dst, src, me, src.sc[SC.N])
+    dst.rec[:] = 0
+    dst.opts[:] = 0
+    dst.dctx[:] = 0
+
+
 @njit(cache=True, inline="always")
 def sample_teams_nb(dst, src, me, n, rs):
     """The teams: one assignment from ``me``'s weights (bit p of an assignment: p in the
