@@ -14,40 +14,15 @@ import numpy as np
 from . import __version__
 from .bots.profiles import bot_arrays, check_bots
 from .cards import canonical_item_set, cards_in_game, parse_item_set, stamped_cards
-from .enums import MAX_PLAYERS, MIN_PLAYERS, VARIANT_NAMES
+from .enums import MAX_PLAYERS, MIN_PLAYERS
 from .errors import KutschError
+from .rules_table import VARIANTS as VARIANTS  # R10; the table's rows, re-exported
+from .rules_table import check_variant_players, parse_variants, variant_mask
 
 RULES_VERSION = 3  # bump with every change to the rules the engine plays (2: the R10 variants; 3: the Clairvoyant at any point of its holder's turn, R3)
 DEFAULT_TURN_CAP = 400
 MAX_SEED = 2**63 - 1
-VARIANTS = VARIANT_NAMES  # R10; bit i of the engine's variant mask is VARIANTS[i]
 LADDER_STREAM = "ladder"  # the stream label of a skill ladder's games (GameConfig.stream, kutsch_sim.sim.ladder)
-
-
-def parse_variants(text: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
-    """``"smuggling,fortune-telling"`` (or repeated options, a list) -> variant names in the
-    canonical order of :data:`VARIANTS`, without repeats. Unknown names raise a one-line
-    :class:`KutschError`; ``base`` / ``none`` / empty mean no variant."""
-    if text is None:
-        return ()
-    items = [text] if isinstance(text, str) else list(text)
-    names: list[str] = []
-    for item in items:
-        for tok in str(item).split(","):
-            v = tok.strip().lower().replace("_", "-")
-            if v in ("", "base", "none"):
-                continue
-            if v == "fortune":
-                v = "fortune-telling"
-            if v not in VARIANTS:
-                raise KutschError(f"unknown variant {tok.strip()!r}; valid: {', '.join(VARIANTS)}")
-            names.append(v)
-    return tuple(v for v in VARIANTS if v in names)
-
-
-def variant_mask(variants: tuple[str, ...]) -> int:
-    """The engine's bit mask (``enums.Variant``) of these variant names."""
-    return sum(1 << VARIANTS.index(v) for v in set(variants))
 
 
 def check_players(n: int) -> int:
@@ -91,8 +66,7 @@ class GameConfig:
             raise KutschError(f"turn cap must be between 1 and 100000, got {self.turn_cap}")
         variants = parse_variants(tuple(self.variants))
         object.__setattr__(self, "variants", variants)
-        if "advanced-3p" in variants and n != 3:
-            raise KutschError(f"variant 'advanced-3p' is the 3-player game only, got {n} players")
+        check_variant_players(variants, n)
         if any(c in self.stream for c in ",|"):  # would read as a bots label or another field
             raise KutschError(f"stream label {self.stream!r}: no comma or '|'")
 

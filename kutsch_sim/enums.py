@@ -147,7 +147,8 @@ FORCED = Forced()
 
 
 class Variant(NamedTuple):
-    """Bits of ``sc[VARIANTS]``: the official variants (R10), each a rule switch."""
+    """Bits of ``sc[VARIANTS]``: the official variants (R10), each a rule switch. Their names,
+    player counts and descriptions are rows of :mod:`kutsch_sim.rules_table`."""
 
     SMUGGLING: int = 1  # the giver of a trade-effect item may keep it silent
     FORTUNE: int = 2  # fortune-telling: name the other team's holders of their combination
@@ -155,7 +156,6 @@ class Variant(NamedTuple):
 
 
 VAR = Variant()
-VARIANT_NAMES = ("smuggling", "fortune-telling", "advanced-3p")  # name i is bit 1 << i
 
 
 class Winner(NamedTuple):

@@ -20,6 +20,8 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from ..rules_table import variant_option_help
+
 MAX_BARS = 12  # with more configurations, a finished configuration's bar is removed
 
 
@@ -106,8 +108,7 @@ Variant = Annotated[
     typer.Option(
         "--variant",
         metavar="NAME[,...]",
-        help="Rule variant for every game (R10): smuggling, fortune-telling, advanced-3p (3 players); "
-        "repeat or comma-separate to combine.",
+        help=variant_option_help("Rule variant for every game"),
     ),
 ]
 Threads = Annotated[

@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from ..errors import KutschError
+from ..rules_table import variant_option_help
 from . import common
 from .common import fail
 
@@ -22,10 +23,7 @@ def play_cmd(
     ladder: bool = typer.Option(False, "--ladder", help="Deal as `kutsch-sim ladder` does (one random stream "
                                 "for every rung): --game G replays game G of a ladder at the rung --bots names."),
     debug: bool = typer.Option(False, "--debug", help="Check every invariant after every event."),
-    variant: list[str] = typer.Option(
-        None, "--variant", help="Rule variant (R10): smuggling, fortune-telling, advanced-3p (3 players); "
-        "repeat or comma-separate to combine."
-    ),
+    variant: list[str] = typer.Option(None, "--variant", help=variant_option_help()),
 ) -> None:
     """Play one game and print it turn by turn in plain English."""
     from ..api import LADDER_STREAM, GameConfig, check_seed, parse_variants, play_game

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 
 from ..errors import KutschError
+from ..rules_table import study_variants_help
 from ..sim.paths import WriteFault
 from ..sim.study import DEFAULT_GAMES, DEFAULT_GAMES_NOTE, standard_parts
 from . import common
@@ -60,8 +61,7 @@ def study_cmd(
         typer.Option(
             "--variants",
             metavar="NAME,...|all",
-            help="Add one part per rule variant (R10): smuggling and fortune-telling at 3-10 players "
-            "with full items, advanced-3p at 3 players with basic and full.",
+            help=study_variants_help(),
         ),
     ] = None,
 ) -> None:

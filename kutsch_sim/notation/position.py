@@ -77,6 +77,7 @@ from ..enums import (
     TEAM_NAMES,
 )
 from ..errors import KutschError
+from ..rules_table import parse_variants, variant_mask, variant_names, variant_players_error
 from .names import (
     DEFAULT_LOG_CAP,
     DEFAULT_TURN_CAP,
@@ -103,7 +104,7 @@ class Position:
     drink: bool = False  # Drink of Power in play (odd N, R7)
     turn_cap: int = DEFAULT_TURN_CAP
     seed: int = 0
-    variants: tuple[str, ...] = ()  # R10 variants in play (names of kutsch_sim.api.VARIANTS)
+    variants: tuple[str, ...] = ()  # R10 variants in play (rows of kutsch_sim.rules_table)
     acards: tuple[tuple[int, int, int], ...] = ()  # advanced 3-player: each seat's 3 cards in order
 
     def __post_init__(self) -> None:
@@ -166,14 +167,12 @@ class Position:
             raise PositionError(f"turn cap must be 1..100000, got {self.turn_cap}", "cap")
         if not 0 <= self.seed < 2**63:
             raise PositionError(f"seed must be 0..2**63-1, got {self.seed}", "seed")
-        from ..api import parse_variants
-
         if tuple(self.variants) != parse_variants(tuple(self.variants)):
             raise PositionError(f"variants must be given in the order {', '.join(parse_variants(self.variants))}",
                                 "variant")
+        if (err := variant_players_error(self.variants, n)) is not None:
+            raise PositionError(err, "variant")
         if "advanced-3p" in self.variants:
-            if n != 3:
-                raise PositionError("variant advanced-3p is the 3-player game only (R10)", "variant")
             if len(self.acards) != n:
                 raise PositionError("advanced-3p: write every seat's team as its 3 association cards, e.g. OBO")
             cards = [c for a in self.acards for c in a]
@@ -220,8 +219,6 @@ class Position:
     @classmethod
     def from_state(cls, st) -> Position:
         """The position of an engine state (e.g. in the middle of a random game)."""
-        from ..api import VARIANTS
-
         n = int(st.sc[SC.N])
         dn = int(st.sc[SC.DECK_N])
         bits = int(st.sc[SC.VARIANTS])
@@ -234,7 +231,7 @@ class Position:
             turn=int(st.sc[SC.ACTIVE]),
             drink=bool(st.sc[SC.DRINK]),
             turn_cap=max(1, int(st.sc[SC.TURN_CAP] - st.sc[SC.TURN])),
-            variants=tuple(v for i, v in enumerate(VARIANTS) if (bits >> i) & 1),
+            variants=variant_names(bits),
             acards=tuple(tuple(int(c) for c in st.acard[p]) for p in range(n)) if st.acard[0, 0] >= 0 else (),
         )
 
@@ -251,7 +248,6 @@ class Position:
         ``setup_nb`` writes it (OCC, ASSOC, LEFTOVER, DEAL, DECK, SETUP_DONE), so the trace
         printer reads it; then the invariants are checked once.
         """
-        from ..api import variant_mask
         from ..bots.beliefs import tell_size_nb
         from ..bots.dispatch import seat_bots_nb, start_bots_nb
         from ..bots.profiles import bot_arrays, check_bots
@@ -411,8 +407,6 @@ def _parse(text: str) -> Position:
             elif word == "minority":
                 minority = team(rest)
             elif word in ("variant", "variants"):
-                from ..api import parse_variants
-
                 variants += parse_variants(rest)
                 word = "variant"
             else:
@@ -451,15 +445,13 @@ def _build(seats: dict, deck_names: list[str], pile: list[int] | None, players: 
     if players is not None and players != n:
         raise PositionError(f"'players {players}' but {n} seat lines", "players")
     hands = place_cards([seats[p][3] for p in range(n)] + [deck_names])
-    from ..api import parse_variants
-
-    variant_names = parse_variants(variants)
+    in_play = parse_variants(variants)
     acards: tuple[tuple[int, int, int], ...] = ()
     teams: list[int] = []
     for p in range(n):
         word = seats[p][0]
         if re.fullmatch(r"[OoBb]{3}", word):
-            if "advanced-3p" not in variant_names:
+            if "advanced-3p" not in in_play:
                 raise PositionError(f"seat {p}: association cards ({word}) need 'variant advanced-3p' (R10)",
                                     f"seat {p}")
             cards = tuple(ORDER if ch in "oO" else BROTHERHOOD for ch in word)
@@ -477,7 +469,7 @@ def _build(seats: dict, deck_names: list[str], pile: list[int] | None, players: 
         drink=drink,
         turn_cap=cap,
         seed=seed,
-        variants=variant_names,
+        variants=in_play,
         acards=acards,
     )
     if minority is not None and minority != pos.minority:

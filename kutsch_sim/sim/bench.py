@@ -196,14 +196,13 @@ def bench_plan(
     ``smoke``: 6 players, basic items, 2,000 games once (``bots`` and ``variants`` as given),
     warm start-up once, no cold compile, on ``threads`` (default: all cores) -- seconds, for
     CI; it never fails on speed."""
-    from ..api import parse_variants
+    from ..rules_table import check_variant_players, parse_variants
     from .options import max_threads, parse_bots, parse_count, parse_items, parse_players, parse_thread_list
 
     variant_names = parse_variants(variants)
     thread_list = parse_thread_list(threads) if threads is not None else None
     if smoke:
-        for name in variant_names:  # the smoke run is 6 players: refuse a 3-player-only variant here
-            GameConfig(6, "basic", parse_bots(bots, (6,)), variants=(name,))
+        check_variant_players(variant_names, 6)  # the smoke run is 6 players: refuse a 3-player-only variant here
         return BenchPlan(
             players=(6,),
             items=("basic",),

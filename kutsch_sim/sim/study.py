@@ -38,11 +38,12 @@ from typing import ClassVar
 
 from .. import __version__
 from .._jitcache import source_hash
-from ..api import MAX_SEED, RULES_VERSION, VARIANTS, GameConfig, parse_variants
+from ..api import MAX_SEED, RULES_VERSION
 from ..bots.profiles import PROFILES, check_bots
 from ..cards import ITEM_KEYS, TABLES, canonical_item_set
 from ..enums import MAX_PLAYERS, MIN_PLAYERS
 from ..errors import KutschError
+from ..rules_table import BY_NAME, VARIANTS, parse_variants
 from . import store
 from .options import SimOptions, check_out, parse_count, parse_threads, sim_options
 from .paths import WriteFault, probe_writable_dir
@@ -111,17 +112,11 @@ def standard_parts() -> tuple[StudyPart, ...]:
 
 def variant_parts(variants: tuple[str, ...]) -> tuple[StudyPart, ...]:
     """The parts ``--variants`` adds, one per variant (R10), each to be compared with the same
-    configurations of the base game: Smuggling and fortune-telling at 3-10 players with the
-    ``full`` item set (every trade-effect item in play), the advanced 3-player game at 3
-    players with ``basic`` and ``full``."""
-    every = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
-    parts = []
-    for v in variants:
-        if v == "advanced-3p":
-            parts.append(StudyPart(f"variant-{v}", (3,), CORE_SETS[:2], variants=(v,)))
-        else:
-            parts.append(StudyPart(f"variant-{v}", every, ("full",), variants=(v,)))
-    return tuple(parts)
+    configurations of the base game: the variant's player counts and its study item sets, as
+    its row of :mod:`kutsch_sim.rules_table` gives them (Smuggling and fortune-telling with the
+    ``full`` item set, where every trade-effect item is in play)."""
+    return tuple(StudyPart(f"variant-{v}", BY_NAME[v].players, BY_NAME[v].study_items, variants=(v,))
+                 for v in variants)
 
 
 @dataclass(frozen=True)
@@ -203,13 +198,10 @@ def _check_variants(text: str | None) -> tuple[str, ...]:
         raise KutschError(f"--variants: empty variant name in {text!r}")
     if names == ("all",):
         names = VARIANTS
-    try:
-        names = parse_variants(names)
-        for v in names:  # each must be playable (advanced-3p at 3 players, as its part is)
-            GameConfig(MIN_PLAYERS, "basic", variants=(v,))
+    try:  # each part plays at its variant's own player counts, so any known name is playable
+        return parse_variants(names)
     except KutschError as e:
         raise KutschError(f"--variants: {e}") from None
-    return names
 
 
 def read_study_manifest(out: Path, fmt: str = FORMAT) -> dict | None:
