@@ -32,19 +32,14 @@ def module_name(path: Path) -> str:
 
 
 def imports_of(path: Path) -> set[str]:
-    """The kutsch_sim modules ``path`` imports at run time (at module level or inside a function;
-    not under ``if TYPE_CHECKING:``), as dotted names."""
+    """The kutsch_sim modules ``path`` imports, as dotted names: every import statement in the
+    file, at module level, inside a function (a lazy import) or under ``if TYPE_CHECKING:`` (a
+    type-only import is still a dependency, one edit away from a run-time one)."""
     tree = ast.parse(path.read_text())
     me = module_name(path)
     package = me if path.name == "__init__.py" else me.rsplit(".", 1)[0]
-    skip = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            skip.update(id(n) for n in ast.walk(node))
     out: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in skip:
-            continue
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names if a.name.startswith("kutsch_sim"))
         elif isinstance(node, ast.ImportFrom):
@@ -113,29 +108,48 @@ def test_the_calibration_recorder_sits_above_the_play_layer_and_the_search():
             assert not {d for d in deps if d.startswith("kutsch_sim.calib")}, m
 
 
-def test_no_import_cycle_inside_the_package():
-    g = graph()
-    # a package's __init__ counts as the package: edges to a module's parents are not cycles
-    state: dict[str, int] = {}
+def import_cycles(g: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected set of two or more modules of ``g`` (Tarjan), each sorted. A
+    package's ``__init__`` counts as the package: edges to a module's parents are not cycles."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
     stack: list[str] = []
+    cycles: list[list[str]] = []
 
     def visit(m: str) -> None:
-        state[m] = 1
+        index[m] = low[m] = len(index)
         stack.append(m)
-        for d in sorted(g.get(m, ())):
+        for d in sorted(g[m]):
             if d not in g or m.startswith(d + "."):
                 continue
-            if state.get(d) == 1:
-                cycle = stack[stack.index(d):] + [d]
-                raise AssertionError("import cycle: " + " -> ".join(cycle))
-            if d not in state:
+            if d not in index:
                 visit(d)
-        stack.pop()
-        state[m] = 2
+                low[m] = min(low[m], low[d])
+            elif d in stack:
+                low[m] = min(low[m], index[d])
+        if low[m] == index[m]:
+            part = stack[stack.index(m):]
+            del stack[stack.index(m):]
+            if len(part) > 1:
+                cycles.append(sorted(part))
 
     for m in sorted(g):
-        if m not in state:
+        if m not in index:
             visit(m)
+    return cycles
+
+
+def test_no_import_cycle_inside_the_package():
+    g = graph()
+    cycles = import_cycles(g)
+    text = "; ".join(" <-> ".join(c) + " (" + ", ".join(f"{m} -> {sorted(set(g[m]) & set(c))}" for m in c) + ")"
+                     for c in cycles)
+    assert not cycles, f"import cycles: {text}"
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_cycles({"p.m": {"p"}, "p": {"p.m"}}) == []  # a package and its own module
 
 
 def test_no_file_over_500_lines():

@@ -4,6 +4,7 @@ as ``data/items.csv`` and ``data/occupations.csv`` spell them (case and punctuat
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 from ..cards import ALIASES, ITEM_KEYS, ITEM_NAMES, OCC_KEYS, OCC_NAMES
 from ..enums import (
@@ -13,6 +14,21 @@ from ..enums import (
     ORDER,
 )
 from ..errors import KutschError
+
+
+class Hands(Protocol):
+    """What a decision script is compiled against (:mod:`kutsch_sim.notation.script`): the seats
+    and where each card lies. A :class:`kutsch_sim.notation.position.Position` is one; the script
+    reads nothing else of it, so the script module needs no import of the position module."""
+
+    @property
+    def n(self) -> int: ...  # seats
+
+    @property
+    def hands(self) -> tuple[tuple[int, ...], ...]: ...  # card ids in each seat's hand
+
+    @property
+    def deck(self) -> tuple[int, ...]: ...  # card ids of the deck, top first
 
 
 DEFAULT_TURN_CAP = 400

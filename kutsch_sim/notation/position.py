@@ -89,6 +89,7 @@ from .names import (
     strip_comment,
     team,
 )
+from .script import compile_script
 
 
 @dataclass(frozen=True)
@@ -254,7 +255,6 @@ class Position:
         from ..engine.invariants import check_nb
         from ..engine.state import SCRIPT_CAP, new_state, reset_scalars_nb
         from ..rng import seed_stream_nb
-        from .script import compile_script
 
         rows = script if isinstance(script, np.ndarray) else compile_script(script, self)
         rows = np.ascontiguousarray(rows, dtype=np.int32).reshape(-1, 3)

@@ -61,7 +61,6 @@ appearance, see :mod:`kutsch_sim.notation.position`).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -81,10 +80,7 @@ from ..enums import (
     SRC_LABELS,
 )
 from ..errors import KutschError
-from .names import KIND_CARDS, explicit_card, item_kind, norm, occupation, strip_comment
-
-if TYPE_CHECKING:
-    from .position import Position
+from .names import KIND_CARDS, Hands, explicit_card, item_kind, norm, occupation, strip_comment
 
 Row = tuple[int, int, int]
 
@@ -98,7 +94,7 @@ _SOURCES = {norm(s) for s in SRC_LABELS} | {"knives", "grandmaster", "gloves"}
 class _Line:
     """One script line being compiled against a position."""
 
-    def __init__(self, pos: Position, seat: int, args: list[str]) -> None:
+    def __init__(self, pos: Hands, seat: int, args: list[str]) -> None:
         self.pos = pos
         self.seat = seat
         self.args = args
@@ -354,7 +350,7 @@ VERB_KIND: dict[str, int] = {label: k for k, label in enumerate(DECISION_LABELS)
 }
 
 
-def parse_stop(text: str, pos: Position) -> tuple[int, int]:
+def parse_stop(text: str, pos: Hands) -> tuple[int, int]:
     """(seat or -1, Decision kind or -1) of a ``stop_at`` text ``[SEAT] DECISION``: DECISION is
     a verb or decision label (``accept``, ``play``, ``fight_play``) or ``any``."""
     words = strip_comment(str(text)).lower().replace("-", "_").split()
@@ -370,7 +366,7 @@ def parse_stop(text: str, pos: Position) -> tuple[int, int]:
     return seat, -1 if words[0] == "any" else VERB_KIND[words[0]]
 
 
-def parse_line(line: str, pos: Position) -> list[Row]:
+def parse_line(line: str, pos: Hands) -> list[Row]:
     """Rows of one script line (empty for a blank or comment line)."""
     words = strip_comment(line).split()
     if not words:
@@ -390,7 +386,7 @@ def script_lines(lines: Sequence[str] | str) -> list[str]:
     return lines.splitlines() if isinstance(lines, str) else list(lines)
 
 
-def compile_script_lines(lines: Sequence[str] | str, pos: Position) -> tuple[np.ndarray, list[int]]:
+def compile_script_lines(lines: Sequence[str] | str, pos: Hands) -> tuple[np.ndarray, list[int]]:
     """(rows, line of each row): int32[S, 3] rows (seat, Decision kind, option value) for
     ``st.script``, and the 0-based index of the script line each row came from."""
     from ..engine.state import SCRIPT_CAP
@@ -409,6 +405,6 @@ def compile_script_lines(lines: Sequence[str] | str, pos: Position) -> tuple[np.
     return np.array(rows, dtype=np.int32).reshape(-1, 3), origin
 
 
-def compile_script(lines: Sequence[str] | str, pos: Position) -> np.ndarray:
+def compile_script(lines: Sequence[str] | str, pos: Hands) -> np.ndarray:
     """int32[S, 3] rows (seat, Decision kind, option value) for ``st.script``."""
     return compile_script_lines(lines, pos)[0]
