@@ -262,6 +262,8 @@ DCTX_Y = 5
 DCTX_U = 6  # fights: the attacker's own strength without supporters (FIGHT_PLAY); the side that wins so far (MIXER)
 DCTX_W = 7  # fights: the defender's own strength without supporters (FIGHT_PLAY)
 N_DCTX = 8
+# options a decision can have: the length of the engine's st.opts and of the View's copy of it
+N_OPTS = 512
 
 _A, _B, _CARD, _SRC = 1 << DCTX_A, 1 << DCTX_B, 1 << DCTX_CARD, 1 << DCTX_SRC
 _X, _Y, _U, _W = 1 << DCTX_X, 1 << DCTX_Y, 1 << DCTX_U, 1 << DCTX_W

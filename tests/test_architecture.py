@@ -68,11 +68,21 @@ def test_engine_and_bots_import_no_presentation_libraries():
     assert out.stdout.strip() == "", f"engine/bots pulled in: {out.stdout.strip()}"
 
 
+# What engine/seats.py takes from the bots: their four kernels, the layout of their own record
+# (st.mem) and the event types they want to hear. A constant both sides share, such as the
+# number of options a decision can have (enums.N_OPTS), lives below both, in enums.
+DOOR = {"bot_choose_nb", "clear_memory_nb", "start_bots_nb", "observe_nb", "MEMORY_DT", "OBSERVED_MASK"}
+
+
 def test_the_engine_reaches_the_bots_only_through_its_one_door():
     g = graph()
     through = {m for m, deps in g.items() if m.startswith("kutsch_sim.engine.")
                and any(d.startswith("kutsch_sim.bots") for d in deps)}
     assert through == {"kutsch_sim.engine.seats"}
+    tree = ast.parse((PKG / "engine" / "seats.py").read_text())
+    taken = {a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+             and "bots" in (node.module or "").split(".") for a in node.names}
+    assert taken == DOOR, f"engine/seats.py takes from the bots: {sorted(taken - DOOR)} beyond its door"
 
 
 def test_the_bots_and_the_rules_know_nothing_above_them():

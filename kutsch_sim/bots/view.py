@@ -81,13 +81,11 @@ import numpy as np
 from ..jit import njit
 
 from ..cards_nb import C_LOGE
-from ..enums import DCTX_MASK, DEC, LOC_OUT, MAX_PLAYERS, N_CARDS, N_DCTX, SC
+from ..enums import DCTX_MASK, DEC, LOC_OUT, MAX_PLAYERS, N_CARDS, N_DCTX, N_OPTS, SC
 from .beliefs import A_MAX, kept_nb
 from .intrinsics import copy_nb
 from .params import N_BMEM, N_BPARAM, ROLE_BASE, ROLE_LOGE, ROLE_MAJORITY, ROLE_MINORITY
 from .values import N_SCR
-
-V_OPTS = 512  # options a decision can have (engine.state.N_OPTS)
 
 
 def _view_dtype() -> np.dtype:
@@ -96,11 +94,11 @@ def _view_dtype() -> np.dtype:
     fields = [
         ("me", i64), ("team", i64), ("mode", i64), ("n", i64), ("turn", i64), ("deck_n", i64),
         ("bags_open", i64), ("hand_limit", i64), ("loge_in", i64), ("kind", i64), ("n_opts", i64), ("na", i64),
-        ("minor", f64), ("opts", i32, (V_OPTS,)), ("ctx", i32, (N_DCTX,)), ("k_assoc", i8, (P,)),
+        ("minor", f64), ("opts", i32, (N_OPTS,)), ("ctx", i32, (N_DCTX,)), ("k_assoc", i8, (P,)),
         ("k_occ", i8, (P,)), ("k_card", i8, (C,)), ("k_acard", i8, (P, 3)), ("conf", f64, (C,)),
         ("tm", f64, (P,)), ("w", f64, (A_MAX,)), ("asg", i32, (A_MAX,)), ("occ_up", i8, (P,)),
         ("hand_n", i8, (P,)), ("drink", i8, (P,)), ("sup", i8, (P,)), ("par", f64, (N_BPARAM,)),
-        ("mem", i32, (N_BMEM,)), ("score", f64, (2 * V_OPTS,)), ("scr", f64, (N_SCR,)), ("out", i32, (3,)),
+        ("mem", i32, (N_BMEM,)), ("score", f64, (2 * N_OPTS,)), ("scr", f64, (N_SCR,)), ("out", i32, (3,)),
         ("rs", np.uint64, (2,)),
     ]
     return np.dtype(fields, align=True)

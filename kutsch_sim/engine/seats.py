@@ -21,6 +21,5 @@ from ..bots.dispatch import start_bots_nb as start_seats_nb
 from ..bots.memory import MEMORY_DT
 from ..bots.observer import OBSERVED_MASK as TOLD_MASK
 from ..bots.observer import observe_nb as tell_nb
-from ..bots.view import V_OPTS as N_OPTS
 
-__all__ = ["MEMORY_DT", "N_OPTS", "TOLD_MASK", "ask_nb", "clear_seats_nb", "start_seats_nb", "tell_nb"]
+__all__ = ["MEMORY_DT", "TOLD_MASK", "ask_nb", "clear_seats_nb", "start_seats_nb", "tell_nb"]

@@ -52,6 +52,7 @@ from ..enums import (
     N_CARDS,
     N_DCTX,
     N_OCCS,
+    N_OPTS,
     N_REC,
     N_SCALARS,
     REC,
@@ -61,7 +62,7 @@ from ..enums import (
 from ..jit import record_nb
 from ..rng import seed_stream_nb, shuffle_nb
 from .log import log_nb
-from .seats import MEMORY_DT, N_OPTS, clear_seats_nb, start_seats_nb
+from .seats import MEMORY_DT, clear_seats_nb, start_seats_nb
 
 LOG_CAP = 16384  # event rows a state can hold; sc[LOG_CAP] says how many are used (0 = off)
 SCRIPT_CAP = 512  # scripted decisions a state can hold; sc[N_SCRIPT] says how many
