@@ -1,6 +1,7 @@
 """The architecture, pinned: the rules reach the bots through one door, the bots never reach
-back, nothing in the package imports in a circle, the kernels import no presentation library,
-and every file stays readable (under 500 lines)."""
+back and read only the state fields the engine lists for them, nothing in the package imports
+in a circle, the kernels import no presentation library, and every file stays readable (under
+500 lines)."""
 
 from __future__ import annotations
 
@@ -83,6 +84,45 @@ def test_the_engine_reaches_the_bots_only_through_its_one_door():
     taken = {a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
              and "bots" in (node.module or "").split(".") for a in node.names}
     assert taken == DOOR, f"engine/seats.py takes from the bots: {sorted(taken - DOOR)} beyond its door"
+
+
+BOTS_STATE_NAME = "st"  # what every kernel in bots/ calls the state record (engine.state.STATE_DT)
+
+
+def bots_state_reads() -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(field -> places) of ``st.FIELD`` in bots/, and (field -> places) of ``X.FIELD`` for any
+    name X and any state field: an attribute named like a state field on another name is the
+    state under another name, or a record (the View, the memory) that must not shadow one."""
+    from kutsch_sim.engine.state import STATE_FIELDS
+
+    on_st: dict[str, set[str]] = {}
+    anywhere: dict[str, set[str]] = {}
+    for path in sorted((PKG / "bots").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                where = f"{path.name}:{node.lineno}"
+                if node.value.id == BOTS_STATE_NAME:
+                    on_st.setdefault(node.attr, set()).add(where)
+                if node.attr in STATE_FIELDS and node.value.id not in ("np", "math"):
+                    anywhere.setdefault(node.attr, set()).add(where)
+    return on_st, anywhere
+
+
+def test_the_bots_read_only_the_state_fields_the_engine_lists():
+    """bots/ reach into the state record by field name, which no import shows: every field they
+    name is in ``engine.state.BOTS_READ`` (why each, beside it), and every field listed is read
+    (the list says what they read, not what they might). search/ and calib/ are not held to it:
+    both sit above the play layer and handle whole states on purpose (the search samples worlds
+    and plays them forward, writing every field of its copies; the recorder scores what a bot
+    stated against the truth)."""
+    from kutsch_sim.engine.state import BOTS_READ, STATE_FIELDS
+
+    on_st, anywhere = bots_state_reads()
+    assert set(BOTS_READ) <= set(STATE_FIELDS) and len(set(BOTS_READ)) == len(BOTS_READ)
+    extra = {f: sorted(w) for f, w in (on_st | anywhere).items() if f not in BOTS_READ}
+    assert not extra, f"bots/ read state fields not in engine.state.BOTS_READ: {extra}"
+    unused = set(BOTS_READ) - set(on_st)
+    assert not unused, f"engine.state.BOTS_READ lists fields bots/ never read: {sorted(unused)}"
 
 
 def test_the_bots_and_the_rules_know_nothing_above_them():

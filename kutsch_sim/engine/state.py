@@ -34,7 +34,8 @@ mem        MEMORY_DT        the bots' memory (``bots.memory``): their beliefs, p
 
 ``mem`` belongs to the bots: the engine reaches them only through ``engine.seats`` (start
 the seats, tell them an event, ask a decision); a policy sees only its own seat's data,
-copied into its View record (``bots.view``).
+copied into its View record (``bots.view``). The fields the bots' kernels touch by name are
+:data:`BOTS_READ` (tests/test_architecture.py holds ``bots/`` to it).
 """
 
 from __future__ import annotations
@@ -90,6 +91,29 @@ def _state_dtype() -> np.dtype:
 
 STATE_DT = _state_dtype()
 STATE_FIELDS = STATE_DT.names
+
+# The fields of the state the bots (bots/) read by name: the seam between the rules and the
+# players, which the import graph cannot see. A field here is one whose every use in bots/ is
+# public, the seat's own, or the bots' own; which row or slot they read of it is the View's
+# business (tests/test_bots_view.py changes what a seat cannot know and sees no decision change).
+BOTS_READ = (
+    "sc",  # scalars: player count, turn, active seat, variants (R10), the beliefs switch, the log's length
+    "rs",  # the game's one random stream: random bots and ties draw from it and hand it back
+    "mem",  # the bots' own record (bots.memory): beliefs, plans, parameters, the View
+    "opts",  # the options of the decision asked (engine.decide)
+    "dctx",  # that decision's context, the slots enums.DCTX_MASK says were written for it
+    "k_assoc",  # k_*: what each seat has seen; a View copies the deciding seat's row only
+    "k_occ",
+    "k_card",
+    "k_acard",  # advanced 3-player game (R10): the association cards each seat has seen
+    "hand_n",  # how many items each seat holds: the cards lie on the table, face down
+    "occ_up",  # face-up occupations are public (R8)
+    "drink",  # the Drinks of Power lie face up (R7)
+    "sup",  # the supports declared in a fight, in turn and aloud (R5.3)
+    "loc",  # only loc[Loge]: whether the Loge's Coat is in the game; the item set is public (R2.3)
+    "assoc",  # only at set-up, for the seats told their team's size (beliefs.tell_size_nb, params.P_TOLD)
+    "log",  # written, not read: the REASON row of a decision (dispatch.log_reason_nb)
+)
 
 
 @njit(cache=True)
