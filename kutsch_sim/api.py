@@ -17,7 +17,7 @@ from .cards import canonical_item_set, cards_in_game, parse_item_set, stamped_ca
 from .enums import MAX_PLAYERS, MIN_PLAYERS
 from .errors import KutschError
 from .rules_table import VARIANTS as VARIANTS  # R10; the table's rows, re-exported
-from .rules_table import check_variant_players, parse_variants, variant_mask
+from .rules_table import knob_value, parse_variants, settle_variants, start_items, variant_mask
 
 RULES_VERSION = 3  # bump with every change to the rules the engine plays (2: the R10 variants; 3: the Clairvoyant at any point of its holder's turn, R3)
 DEFAULT_TURN_CAP = 400
@@ -55,7 +55,6 @@ class GameConfig:
     def __post_init__(self) -> None:
         n = check_players(self.players)
         object.__setattr__(self, "item_set", canonical_item_set(self.item_set))
-        cards_in_game(parse_item_set(self.item_set), n)  # raises if the deal is impossible
         bots = self.bots or ("random",)
         if len(bots) == 1:
             bots = bots * n
@@ -64,11 +63,17 @@ class GameConfig:
         object.__setattr__(self, "bots", check_bots(tuple(bots)))
         if not 1 <= int(self.turn_cap) <= 100_000:
             raise KutschError(f"turn cap must be between 1 and 100000, got {self.turn_cap}")
-        variants = parse_variants(tuple(self.variants))
+        variants = settle_variants(parse_variants(tuple(self.variants)), n)
         object.__setattr__(self, "variants", variants)
-        check_variant_players(variants, n)
+        cards_in_game(parse_item_set(self.item_set), n, **self.deal)  # raises if the deal is impossible
         if any(c in self.stream for c in ",|"):  # would read as a bots label or another field
             raise KutschError(f"stream label {self.stream!r}: no comma or '|'")
+
+    @property
+    def deal(self) -> dict:
+        """The house rules that change the deal (R2.3, R9), as :func:`cards.cards_in_game` takes them."""
+        each, last = start_items(self.variants, self.players)
+        return {"each": each, "last": last, "victory_cards": knob_value(self.variants, "victory-cards") or 3}
 
     @property
     def variant_label(self) -> str:
@@ -100,7 +105,7 @@ class GameConfig:
 
     def arrays(self) -> tuple:
         """(n, in_game, stamped, bots, bparams) as the kernels take them."""
-        in_game = cards_in_game(parse_item_set(self.item_set), self.players)
+        in_game = cards_in_game(parse_item_set(self.item_set), self.players, **self.deal)
         bots, params = bot_arrays(self.bots)
         return self.players, in_game, np.array(stamped_cards()), bots, params
 

@@ -278,11 +278,15 @@ def canonical_item_set(expr: str, tables: Tables | None = None) -> str:
     return format_item_set(parse_item_set(expr, tables), tables)
 
 
-def cards_in_game(kinds: frozenset[int], n_players: int, tables: Tables | None = None) -> np.ndarray:
+def cards_in_game(kinds: frozenset[int], n_players: int, tables: Tables | None = None, *,
+                  each: int | None = None, last: int = 0, victory_cards: int = 3) -> np.ndarray:
     """bool (21,): the cards in play at ``n_players`` for the item set ``kinds`` (R2.3).
 
     Drops cards outside their player range (Black Pearl at 3, Coat at 10). Raises
-    :class:`KutschError` if too few stamped items remain to deal the starting hands.
+    :class:`KutschError` if too few stamped items remain to deal the starting hands. The house
+    rules that change the deal (``api.GameConfig.deal``): ``each`` items to every seat (R2.3's
+    count when None), ``last`` more to the last seat, ``victory_cards`` Keys and Goblets each
+    (the engine leaves the others out of the deal, R9).
     """
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
         raise KutschError(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {n_players}")
@@ -292,9 +296,11 @@ def cards_in_game(kinds: frozenset[int], n_players: int, tables: Tables | None =
     lo, hi = card_player_range(tables)
     mask = np.isin(CARD_KIND, sorted(kinds)) & (lo <= n_players) & (n_players <= hi)
     dealable = mask & stamped_cards(tables) & ~np.isin(CARD_KIND, sorted(_BAG_KINDS))
-    if dealable.sum() < stamped_needed(n_players):
+    have = int(dealable.sum()) - 2 * (3 - victory_cards)
+    need = stamped_needed(n_players) if each is None else n_players * each - 2 + last
+    if have < need:
         raise KutschError(
-            f"item set {format_item_set(kinds, tables)} has {dealable.sum()} stamped non-Bag items "
-            f"at {n_players} players; the deal needs {stamped_needed(n_players)} (R2.3)"
+            f"item set {format_item_set(kinds, tables)} has {have} stamped non-Bag items "
+            f"at {n_players} players; the deal needs {need} (R2.3)"
         )
     return mask

@@ -116,10 +116,27 @@ class Scalar(NamedTuple):
     PAUSE_N: int = 32  # stopped: the options in opts[0:PAUSE_N]
     FORCED: int = 33  # Forced.*: the rule that took the decision stopped at, or that refused a script row
     SCRIPT_BAD: int = 34  # 1 + the first script row refused (ERR.SCRIPT), 0 none
+    # house rules (docs/rules.md, House rules): set from the knob fields of VARIANTS (KNOB_SC)
+    TEAM_NEED: int = 35  # victory items a team declaration needs (R6.3: 3)
+    DRINK_ITEMS: int = 36  # victory items one Drink of Power stands for (R7: 1)
+    LOGE_NEED: int = 37  # victory items the Loge's solo win needs (R6.5: 3)
+    SMALLER_TOLD: int = 38  # 1: the smaller team's seats see the association card in the box (R2.2: 0)
+    START_ITEMS: int = 39  # items each seat starts with at 3 players (R2.3: 2; 1 at other counts)
+    VICTORY_CARDS: int = 40  # Keys and Goblets in the game, each (R9: 3)
 
 
 SC = Scalar()
-N_SCALARS = 35
+N_SCALARS = 41
+
+# The house rules' values (kutsch_sim.rules_table, the rows with bit 0) travel in sc[VARIANTS]
+# above its on/off bits: knob i is a KNOB_WIDTH-bit two's-complement field at bit
+# KNOB_SHIFT + KNOB_WIDTH * i holding (value - KNOB_DEFAULT[i]), so the base game's VARIANTS
+# value is the same as without knobs. reset_scalars_nb writes knob i into sc[KNOB_SC[i]].
+# HAND_LIMIT's default 0 stands for R2.4's count-based limit.
+KNOB_SHIFT = 8
+KNOB_WIDTH = 5
+KNOB_SC = (SC.TEAM_NEED, SC.DRINK_ITEMS, SC.LOGE_NEED, SC.HAND_LIMIT, SC.SMALLER_TOLD, SC.START_ITEMS, SC.VICTORY_CARDS)
+KNOB_DEFAULT = (3, 1, 3, 0, 0, 2, 3)
 
 
 class Pause(NamedTuple):

@@ -9,20 +9,25 @@ help texts are written from it (:mod:`kutsch_sim.cli`). The engine itself reads 
 as bits of one scalar, ``sc[SC.VARIANTS]`` (``enums.Variant``), whose values the rows take.
 
 A row describes any switch the engine reads from a scalar: an on/off variant sets one bit
-(``bit`` > 0, values 0 and 1); a numeric house rule (a hand limit, the victory items a Drink
-of Power stands for) would hold its value in a scalar of its own (``bit`` 0), with its
-default and allowed values in the row. Plain Python: no numba, no pandas, importable by the
-command line at start-up.
+(``bit`` > 0, values 0 and 1); a numeric house rule (a knob: a hand limit, the victory items a
+Drink of Power stands for) holds its value in a scalar of its own (``bit`` 0), with its
+default and allowed values in the row, and is spelled ``NAME=VALUE`` (``loge-items=4``); a
+knob at its default is the same as not naming it. The knobs' values reach the engine packed
+above the on/off bits of ``sc[SC.VARIANTS]`` (``enums.KNOB_SC``), so the kernels take one
+integer whatever is in play. Plain Python: no numba, no pandas, importable by the command
+line at start-up.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .enums import MAX_PLAYERS, MIN_PLAYERS, VAR
+from .enums import KNOB_SC, KNOB_SHIFT, KNOB_WIDTH, MAX_PLAYERS, MIN_PLAYERS, SC, VAR
 from .errors import KutschError
 
 EVERY_COUNT = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+ODD_COUNTS = tuple(n for n in EVERY_COUNT if n % 2 == 1)
+HOUSE = "house rule"  # the source of a knob: a departure measured, not an official variant
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,16 @@ class RuleSwitch:
     source: str  # where it comes from: an official variant (R10)
     study_items: tuple[str, ...]  # the item sets a study plays it with (``kutsch-sim study --variants``)
     text: str  # what it does, in one line
+
+    @property
+    def knob(self) -> bool:
+        """A numeric house rule (spelled NAME=VALUE), not an on/off variant."""
+        return self.bit == 0
+
+    @property
+    def values_text(self) -> str:
+        v = self.values
+        return f"{v[0]}-{v[-1]}" if len(v) > 2 and v == tuple(range(v[0], v[-1] + 1)) else "/".join(map(str, v))
 
     @property
     def players_text(self) -> str:
@@ -64,49 +79,120 @@ SWITCHES: tuple[RuleSwitch, ...] = (
         "advanced-3p", (), "VARIANTS", VAR.ADV3P, (3,), 0, (0, 1), ("R2.2", "R5.8"), "R10", ("basic", "full"),
         "3 association cards to each seat, team = majority; a look shows one of them",
     ),
+    RuleSwitch(
+        "team-items", (), "TEAM_NEED", 0, EVERY_COUNT, 3, (2, 3, 4), ("R6.3",), HOUSE, ("full",),
+        "the victory items a team declaration needs",
+    ),
 )
 BY_NAME = {s.name: s for s in SWITCHES}
 VARIANTS = tuple(s.name for s in SWITCHES if s.scalar == "VARIANTS")  # the on/off variants, canonical order
+KNOBS = tuple(s.name for s in SWITCHES if s.knob)  # the house rules, canonical order
 _SPELLINGS = {a: s.name for s in SWITCHES for a in (s.name, *s.aliases)}
+_MASK = (1 << KNOB_WIDTH) - 1
+
+
+def _field(row: RuleSwitch) -> int:
+    """Knob ``row``'s field in ``sc[VARIANTS]`` (its place in ``enums.KNOB_SC``)."""
+    return KNOB_SC.index(getattr(SC, row.scalar))
+
+
+def row_of(variant: str) -> RuleSwitch:
+    """The row of a canonical variant spelling (``smuggling``, ``loge-items=4``)."""
+    return BY_NAME[variant.split("=")[0]]
+
+
+def knob_value(variants: tuple[str, ...], name: str) -> int | None:
+    """The value house rule ``name`` is set to among ``variants``, or None (its default)."""
+    for v in variants:
+        if v.split("=")[0] == name:
+            return int(v.split("=")[1])
+    return None
+
+
+def _spell(tok: str) -> tuple[str, int | None]:
+    """One ``--variant`` token -> (row name, value or None for an on/off variant)."""
+    word, eq, val = tok.strip().lower().replace("_", "-").partition("=")
+    name = _SPELLINGS.get(word.strip())
+    if name is None:
+        valid = ", ".join([*VARIANTS, *(f"{k}=VALUE" for k in KNOBS)])
+        raise KutschError(f"unknown variant {tok.strip()!r}; valid: {valid}")
+    row = BY_NAME[name]
+    if not row.knob:
+        if eq:
+            raise KutschError(f"variant '{name}' takes no value, got {tok.strip()!r}")
+        return name, None
+    if not eq:
+        raise KutschError(f"house rule '{name}' needs a value: {name}=VALUE ({row.values_text})")
+    try:
+        value = int(val.strip())
+    except ValueError:
+        value = None
+    if value not in row.values:
+        raise KutschError(f"house rule '{name}' takes {row.values_text}, got {val.strip()!r}")
+    return name, value
 
 
 def parse_variants(text: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
-    """``"smuggling,fortune-telling"`` (or repeated options, a list) -> variant names in the
-    canonical order of :data:`VARIANTS`, without repeats. Unknown names raise a one-line
-    :class:`KutschError`; ``base`` / ``none`` / empty mean no variant."""
+    """``"smuggling,loge-items=4"`` (or repeated options, a list) -> the variants in the
+    canonical order of :data:`SWITCHES`, without repeats: a variant's name, a house rule's
+    ``name=value`` (left out at its default). Unknown names, a house rule without a value or
+    with a value it does not take, and one house rule set twice to different values raise a
+    one-line :class:`KutschError`; ``base`` / ``none`` / empty mean the base rules."""
     if text is None:
         return ()
     items = [text] if isinstance(text, str) else list(text)
-    names: set[str] = set()
+    got: dict[str, int | None] = {}
     for item in items:
         for tok in str(item).split(","):
-            v = tok.strip().lower().replace("_", "-")
-            if v in ("", "base", "none"):
+            if tok.strip().lower() in ("", "base", "none"):
                 continue
-            if _SPELLINGS.get(v) not in VARIANTS:
-                raise KutschError(f"unknown variant {tok.strip()!r}; valid: {', '.join(VARIANTS)}")
-            names.add(_SPELLINGS[v])
-    return tuple(v for v in VARIANTS if v in names)
+            name, value = _spell(tok)
+            if got.get(name, value) != value:
+                raise KutschError(f"house rule '{name}' set twice: {name}={got[name]} and {name}={value}")
+            got[name] = value
+    out = []
+    for s in SWITCHES:
+        if s.name in got and got[s.name] != s.default:
+            out.append(s.name if got[s.name] is None else f"{s.name}={got[s.name]}")
+    return tuple(out)
 
 
 def variant_mask(variants: tuple[str, ...]) -> int:
-    """The engine's bit mask (``sc[SC.VARIANTS]``, ``enums.Variant``) of these variant names."""
-    return sum(BY_NAME[v].bit for v in set(variants))
+    """The engine's integer ``sc[SC.VARIANTS]`` of these variants: the on/off variants' bits
+    (``enums.Variant``) and each house rule's (value - default) in its field (``enums.KNOB_SC``)."""
+    mask = 0
+    for v in set(variants):
+        row = row_of(v)
+        if row.knob:
+            mask |= ((int(v.split("=")[1]) - row.default) & _MASK) << (KNOB_SHIFT + KNOB_WIDTH * _field(row))
+        else:
+            mask |= row.bit
+    return mask
 
 
 def variant_names(mask: int) -> tuple[str, ...]:
-    """The variant names of an engine mask, in canonical order (the inverse of :func:`variant_mask`)."""
-    return tuple(v for v in VARIANTS if mask & BY_NAME[v].bit)
+    """The variants of an engine integer, in canonical order (the inverse of :func:`variant_mask`)."""
+    out = []
+    for s in SWITCHES:
+        if not s.knob:
+            if mask & s.bit:
+                out.append(s.name)
+            continue
+        f = (mask >> (KNOB_SHIFT + KNOB_WIDTH * _field(s))) & _MASK
+        if f:
+            out.append(f"{s.name}={s.default + (f - (1 << KNOB_WIDTH) if f >> (KNOB_WIDTH - 1) else f)}")
+    return tuple(out)
 
 
 def variant_players_error(variants: tuple[str, ...], n: int) -> str | None:
     """The one-line reason these variants cannot be played at ``n`` players, or ``None``."""
     for v in variants:
-        row = BY_NAME[v]
+        row = row_of(v)
         if n not in row.players:
             only = f"the {row.players_text}-player game only" if len(row.players) == 1 else \
                 f"played at {row.players_text} players only"
-            return f"variant '{v}' is {only} ({row.source}), got {n} players"
+            what = "house rule" if row.knob else "variant"
+            return f"{what} '{v}' is {only} ({row.source if not row.knob else ', '.join(row.departs)}), got {n} players"
     return None
 
 
@@ -116,21 +202,57 @@ def check_variant_players(variants: tuple[str, ...], n: int) -> None:
         raise KutschError(err)
 
 
+def rule_hand_limit(n: int) -> int:
+    """R2.4: 3 players 8, 4 players 6, 5+ players 5 (``engine.state.hand_limit_for_nb``)."""
+    return 8 if n == 3 else 6 if n == 4 else 5
+
+
+def hand_limit_at(variants: tuple[str, ...], n: int) -> int:
+    """The hand limit at ``n`` players under these variants (R2.4, or the hand-limit house rule)."""
+    return knob_value(variants, "hand-limit") or rule_hand_limit(n)
+
+
+def start_items(variants: tuple[str, ...], n: int) -> tuple[int, int]:
+    """(items each seat starts with, extra items of the last seat) at ``n`` players (R2.3)."""
+    each = (knob_value(variants, "start-items") or 2) if n == 3 else 1
+    return each, 0
+
+
+def settle_variants(variants: tuple[str, ...], n: int) -> tuple[str, ...]:
+    """Parsed variants made fit for ``n`` players: a hand-limit equal to R2.4's for the count
+    is left out (the same as not naming it); a one-line :class:`KutschError` if a variant is
+    not played at ``n`` or the house rules together cannot start a game (a hand limit below a
+    starting hand)."""
+    if knob_value(variants, "hand-limit") == rule_hand_limit(n):
+        variants = tuple(v for v in variants if not v.startswith("hand-limit="))
+    check_variant_players(variants, n)
+    each, last = start_items(variants, n)
+    if each + last > (lim := hand_limit_at(variants, n)):
+        raise KutschError(f"hand limit {lim} is below a starting hand of {each + last} items at {n} players "
+                          "(R2.3, R2.4)")
+    return variants
+
+
 def _where(row: RuleSwitch) -> str:
     return "" if row.players == EVERY_COUNT else f" ({row.players_text} players)"
 
 
 def variant_option_help(what: str = "Rule variant") -> str:
     """The help of a command's ``--variant`` option."""
-    names = ", ".join(s.name + _where(s) for s in SWITCHES)
-    return f"{what} (R10): {names}; repeat or comma-separate to combine."
+    names = ", ".join(s.name + _where(s) for s in SWITCHES if not s.knob)
+    knobs = ", ".join(f"{s.name}={s.values_text}" + _where(s) for s in SWITCHES if s.knob)
+    return f"{what} (R10): {names}; house rules (docs/rules.md): {knobs}; repeat or comma-separate to combine."
 
 
 def study_variants_help() -> str:
     """The help of ``kutsch-sim study --variants``: the part each variant adds."""
     groups: dict[tuple, list[str]] = {}
     for s in SWITCHES:
+        if s.knob:
+            continue
         groups.setdefault((s.players_text, s.study_items), []).append(s.name)
     parts = [f"{' and '.join(names)} at {players} players with {' and '.join(items)} items"
              for (players, items), names in groups.items()]
-    return f"Add one part per rule variant (R10): {', '.join(parts)}."
+    knobs = ", ".join(f"{s.name}=VALUE" for s in SWITCHES if s.knob)
+    return (f"Add one part per rule variant (R10): {', '.join(parts)}; or per house rule named with its value "
+            f"({knobs}), at the counts it applies to with full items.")

@@ -19,13 +19,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_every_engine_switch_has_one_row_and_every_row_is_well_formed() -> None:
     assert sorted(s.bit for s in rt.SWITCHES if s.scalar == "VARIANTS") == sorted(VAR)
-    assert tuple(s.name for s in rt.SWITCHES) == rt.VARIANTS  # all of today's rows are on/off variants
+    assert tuple(s.name for s in rt.SWITCHES if not s.knob) == rt.VARIANTS
+    assert tuple(s.name for s in rt.SWITCHES if s.knob) == rt.KNOBS
     spellings = [a for s in rt.SWITCHES for a in (s.name, *s.aliases)]
     assert len(spellings) == len(set(spellings))
     for s in rt.SWITCHES:
         assert s.scalar in SC._fields, s.name
         assert s.bit == 0 or s.values == (0, 1), s.name  # a bit is an on/off switch
-        assert s.default in s.values, s.name
+        # a knob's default is one of its values, but hand-limit's (0: R2.4's limit for the count)
+        assert s.default in s.values or (s.name, s.default) == ("hand-limit", 0), s.name
         assert s.players and set(s.players) <= set(range(MIN_PLAYERS, MAX_PLAYERS + 1)), s.name
         assert s.study_items and s.text and "\n" not in s.text, s.name
 
@@ -35,7 +37,23 @@ def test_every_row_cites_rules_that_exist() -> None:
     text = (ROOT / "docs" / "rules.md").read_text()
     tags = set(re.findall(r"^## (R\d+)\b", text, re.M)) | set(re.findall(r"\*\*(R\d+\.\d+)\*\*", text))
     for s in rt.SWITCHES:
-        assert {*s.departs, s.source} <= tags, (s.name, {*s.departs, s.source} - tags)
+        cited = {*s.departs} | ({s.source} if not s.knob else set())
+        assert cited <= tags, (s.name, cited - tags)
+        assert s.knob == (s.source == rt.HOUSE), s.name
+
+
+def test_every_knob_has_its_scalar_field_and_default_in_the_engine() -> None:
+    """A knob's field in sc[VARIANTS] is its place in enums.KNOB_SC, whose default
+    (enums.KNOB_DEFAULT, read by reset_scalars_nb) is the row's; docs/rules.md's House rules
+    section has a paragraph for it, the usage page a table row."""
+    from kutsch_sim.enums import KNOB_DEFAULT, KNOB_SC
+
+    assert {getattr(SC, s.scalar) for s in rt.SWITCHES if s.knob} <= set(KNOB_SC)
+    rules = (ROOT / "docs" / "rules.md").read_text().split("## House rules")[1].split("\n## ")[0]
+    for s in rt.SWITCHES:
+        if s.knob:
+            assert KNOB_DEFAULT[KNOB_SC.index(getattr(SC, s.scalar))] == s.default, s.name
+            assert f"- **{s.name}** (values {s.values_text.replace('-', '–')}" in rules, s.name
 
 
 def test_names_masks_and_spellings_round_trip() -> None:
@@ -46,6 +64,8 @@ def test_names_masks_and_spellings_round_trip() -> None:
     assert rt.parse_variants("Fortune, SMUGGLING,base") == ("smuggling", "fortune-telling")
     with pytest.raises(KutschError, match="unknown variant 'chess'; valid: smuggling, fortune-telling"):
         rt.parse_variants("chess")
+    assert rt.parse_variants("team-items=2, Smuggling") == ("smuggling", "team-items=2")
+    assert rt.parse_variants("team-items=3") == ()  # a house rule at its default is not named
 
 
 def test_the_player_counts_are_checked_once_with_one_message() -> None:
@@ -75,13 +95,16 @@ def test_the_study_and_the_help_texts_are_written_from_the_table() -> None:
     from kutsch_sim.cli.common import Variant
     from kutsch_sim.sim.study import variant_parts
 
-    for part, s in zip(variant_parts(rt.VARIANTS), rt.SWITCHES, strict=True):
+    spelled = [s.name if not s.knob else f"{s.name}={s.values[-1]}" for s in rt.SWITCHES]
+    for part, s, v in zip(variant_parts(tuple(spelled)), rt.SWITCHES, spelled, strict=True):
         assert (part.name, part.players, part.items, part.variants) == (
-            f"variant-{s.name}", s.players, s.study_items, (s.name,))
+            f"variant-{v}", s.players, s.study_items, (v,))
     option = Variant.__metadata__[0]
     assert option.help == rt.variant_option_help("Rule variant for every game")
     for s in rt.SWITCHES:
         assert s.name in rt.variant_option_help() and s.name in rt.study_variants_help()
+        if s.knob:
+            assert f"{s.name}={s.values_text}" in rt.variant_option_help()
     assert "advanced-3p (3 players)" in rt.variant_option_help()
     assert "advanced-3p at 3 players with basic and full items" in rt.study_variants_help()
 

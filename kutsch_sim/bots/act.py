@@ -172,9 +172,10 @@ def plan_declaration_nb(v, need, own):
 
 @njit(cache=True, inline="always")
 def plan_fortune_nb(v):
-    """R10 fortune-telling: the other seats to name as the *other* team's holders of 3 of their
-    victory items. No Drink of Power counts (only a declarer's own ever does, for its own team)."""
-    return plan_names_nb(v, 1 - v.team, np.bool_(True), np.int64(3), 0.0)
+    """R10 fortune-telling: the other seats to name as the *other* team's holders of their winning
+    combination (R6.3: 3 victory items, ``v.team_need``). No Drink of Power counts (only a
+    declarer's own ever does, for its own team)."""
+    return plan_names_nb(v, 1 - v.team, np.bool_(True), np.int64(v.team_need), 0.0)
 
 
 @njit(cache=True, inline="always")
@@ -355,7 +356,7 @@ def choose_action_nb(v):
                     s = 1e3 * p_fort
                     r = R_DECLARE_FORTUNE
             else:
-                need = 3 if dk == DK.TEAM else 2
+                need = v.team_need if dk == DK.TEAM else v.team_need - 1  # R6.3; R7: the Drink is one
                 if cal:
                     if dk == DK.DRINK:
                         m_cal = minority_nb(v)

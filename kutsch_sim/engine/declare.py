@@ -58,7 +58,8 @@ def declare_nb(st, p, kind):
     """Seat p declares victory; ends the game (R6.2-R6.4). Sets winner and record fields.
     A fortune-telling (R10) is checked like a team declaration of the *other* team, made by
     nobody: every named seat must be of that team and hold one of its victory items, and
-    together they must hold 3 (no Drink of Power counts: only a declarer's own ever does);
+    together they must hold what a team declaration needs (``sc[TEAM_NEED]``, R6.3: 3; no
+    Drink of Power counts: only a declarer's own ever does);
     right, the fortune-teller's team wins, wrong, the other team wins."""
     n = st.sc[SC.N]
     team = st.assoc[p]
@@ -96,7 +97,7 @@ def declare_nb(st, p, kind):
                 if st.assoc[q] != other or vq < 1:
                     ok = False
                 total += vq
-        ok = ok and total >= 3
+        ok = ok and total >= st.sc[SC.TEAM_NEED]  # their winning combination (R6.3, team-items)
     else:
         total = victory_count_nb(st, p, np.int64(team))
         for q in range(n):
@@ -111,7 +112,7 @@ def declare_nb(st, p, kind):
             ok = ok and st.sc[SC.MINORITY] == team and total >= 2
             st.rec[REC.DRINK_USED] = 1
         else:
-            ok = ok and total >= 3
+            ok = ok and total >= st.sc[SC.TEAM_NEED]  # R6.3: 3, or the team-items house rule
     if kind == DK.LOGE:
         win = WIN.SOLO if ok else 1 - team
         st.sc[SC.SOLO_SEAT] = p if ok else -1

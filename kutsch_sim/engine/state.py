@@ -46,6 +46,10 @@ from ..jit import njit
 from ..cards_nb import C_BAG_GOBLET, C_BAG_KEY
 from ..enums import (
     EV,
+    KNOB_DEFAULT,
+    KNOB_SC,
+    KNOB_SHIFT,
+    KNOB_WIDTH,
     LOC_DECK,
     LOC_OUT,
     LOC_PILE,
@@ -191,12 +195,20 @@ def reset_scalars_nb(st, n, turn_cap, drink_on, debug, variants):
     sc[SC.DECL_KIND] = -1
     sc[SC.MINORITY] = -1
     sc[SC.LEFTOVER] = -1
-    sc[SC.HAND_LIMIT] = hand_limit_for_nb(n)
     sc[SC.TURN_CAP] = turn_cap
     sc[SC.DEBUG] = 0  # switched on by setup_nb once the position is complete
     sc[SC.DRINK] = 1 if (drink_on and n % 2 == 1) else 0
     sc[SC.VARIANTS] = variants
     sc[SC.TOP_SEAT] = -1
+    # the house rules' values (enums.KNOB_SC): each a field of (value - default) above the
+    # on/off bits, so every scalar reads the rule's own value when no house rule is named
+    for i in range(len(KNOB_SC)):
+        f = (variants >> (KNOB_SHIFT + KNOB_WIDTH * i)) & ((1 << KNOB_WIDTH) - 1)
+        if f >= 1 << (KNOB_WIDTH - 1):
+            f -= 1 << KNOB_WIDTH
+        sc[KNOB_SC[i]] = KNOB_DEFAULT[i] + f
+    if sc[SC.HAND_LIMIT] == 0:  # no hand-limit house rule: R2.4's limit for the count
+        sc[SC.HAND_LIMIT] = hand_limit_for_nb(n)
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ A position is a game state written by hand, so a rule can be checked in a few li
     minority Order                 # odd N only, optional: checked against the seat lines
     cap 400                        # optional: turn cap (R3 ruling), counted from this position
     seed 0                         # optional: the game's random stream (shuffles, random bots)
-    variant smuggling              # optional: R10 variants in play (comma list or repeated)
+    variant smuggling              # optional: R10 variants and house rules (loge-items=4) in play
 
 Advanced 3-player game (``variant advanced-3p``, R10): a seat's TEAM is written as its three
 association cards in order, ``O`` (Order) or ``B`` (Brotherhood), e.g. ``seat 0: OBO Thug |
@@ -77,13 +77,12 @@ from ..enums import (
     TEAM_NAMES,
 )
 from ..errors import KutschError
-from ..rules_table import parse_variants, variant_mask, variant_names, variant_players_error
+from ..rules_table import hand_limit_at, parse_variants, settle_variants, variant_mask, variant_names
 from .names import (
     DEFAULT_LOG_CAP,
     DEFAULT_TURN_CAP,
     PositionError,
     card_label,
-    hand_limit,
     occupation,
     place_cards,
     strip_comment,
@@ -153,7 +152,7 @@ class Position:
             seen.add(c)
             if not lo[c] <= n <= hi[c]:
                 raise PositionError(f"{CARD_NAMES[c]} is not used at {n} players (R2.3)", where)
-        lim = hand_limit(n)
+        lim = hand_limit_at(tuple(self.variants), n)  # R2.4, or the hand-limit house rule
         for p, h in enumerate(self.hands):
             if not h:
                 raise PositionError(f"seat {p} has no items: every hand holds at least one (R4)", f"seat {p}")
@@ -171,8 +170,13 @@ class Position:
         if tuple(self.variants) != parse_variants(tuple(self.variants)):
             raise PositionError(f"variants must be given in the order {', '.join(parse_variants(self.variants))}",
                                 "variant")
-        if (err := variant_players_error(self.variants, n)) is not None:
-            raise PositionError(err, "variant")
+        try:
+            settled = settle_variants(tuple(self.variants), n)
+        except KutschError as e:
+            raise PositionError(str(e), "variant") from None
+        if settled != tuple(self.variants):
+            raise PositionError(f"the hand limit {hand_limit_at(settled, n)} is R2.4's at {n} players: "
+                                "leave hand-limit out", "variant")
         if "advanced-3p" in self.variants:
             if len(self.acards) != n:
                 raise PositionError("advanced-3p: write every seat's team as its 3 association cards, e.g. OBO")
@@ -445,7 +449,10 @@ def _build(seats: dict, deck_names: list[str], pile: list[int] | None, players: 
     if players is not None and players != n:
         raise PositionError(f"'players {players}' but {n} seat lines", "players")
     hands = place_cards([seats[p][3] for p in range(n)] + [deck_names])
-    in_play = parse_variants(variants)
+    try:
+        in_play = settle_variants(parse_variants(variants), n)
+    except KutschError as e:
+        raise PositionError(str(e), "variant") from None
     acards: tuple[tuple[int, int, int], ...] = ()
     teams: list[int] = []
     for p in range(n):

@@ -43,7 +43,7 @@ from ..bots.profiles import PROFILES, check_bots
 from ..cards import ITEM_KEYS, TABLES, canonical_item_set
 from ..enums import MAX_PLAYERS, MIN_PLAYERS
 from ..errors import KutschError
-from ..rules_table import BY_NAME, VARIANTS, parse_variants
+from ..rules_table import SWITCHES, VARIANTS, parse_variants, row_of
 from . import store
 from .options import SimOptions, check_out, parse_count, parse_threads, sim_options
 from .paths import WriteFault, probe_writable_dir
@@ -115,7 +115,7 @@ def variant_parts(variants: tuple[str, ...]) -> tuple[StudyPart, ...]:
     configurations of the base game: the variant's player counts and its study item sets, as
     its row of :mod:`kutsch_sim.rules_table` gives them (Smuggling and fortune-telling with the
     ``full`` item set, where every trade-effect item is in play)."""
-    return tuple(StudyPart(f"variant-{v}", BY_NAME[v].players, BY_NAME[v].study_items, variants=(v,))
+    return tuple(StudyPart(f"variant-{v}", row_of(v).players, row_of(v).study_items, variants=(v,))
                  for v in variants)
 
 
@@ -190,7 +190,8 @@ class StudyOptions:
 
 
 def _check_variants(text: str | None) -> tuple[str, ...]:
-    """``--variants a,b`` (or ``all``): the R10 variants whose parts the study adds."""
+    """``--variants a,b`` (or ``all``): the R10 variants and house rules (``team-items=2``)
+    whose parts the study adds, in the table's order."""
     if text is None or not str(text).strip():
         return ()
     names = tuple(v.strip() for v in str(text).split(","))
@@ -199,7 +200,10 @@ def _check_variants(text: str | None) -> tuple[str, ...]:
     if names == ("all",):
         names = VARIANTS
     try:  # each part plays at its variant's own player counts, so any known name is playable
-        return parse_variants(names)
+        # one part per name, in the table's order; two values of one house rule are two parts
+        parts = {v: i for i, name in enumerate(names) for v in parse_variants(name)}
+        order = {s.name: i for i, s in enumerate(SWITCHES)}
+        return tuple(sorted(parts, key=lambda v: (order[row_of(v).name], parts[v])))
     except KutschError as e:
         raise KutschError(f"--variants: {e}") from None
 

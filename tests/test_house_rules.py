@@ -1,0 +1,132 @@
+"""The house rules (numeric knobs, rows of kutsch_sim.rules_table with bit 0; docs/rules.md,
+House rules): at their defaults they play the base games bit for bit, every other value
+changes games, each changes what its rule says, and bad spellings are refused in one line.
+
+Card ids: Key 0-2, Goblet 3-5, BagKey 6, BagGoblet 7, Loge 20. DECL_RESULT events are
+(ok, winner, victory items counted, bitmask of named seats).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kutsch_sim import rules_table as rt
+from kutsch_sim.api import GameConfig, run_batch
+from kutsch_sim.enums import ORDER, SC
+from kutsch_sim.errors import KutschError
+from kutsch_sim.notation.run import run
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 2026
+GAMES = 40
+
+BASE = """
+seat 0: Order Thug | Key, Key, Dagger
+seat 1: Brotherhood Doctor | Goblet, Gloves
+seat 2: Order Priest | Whip
+seat 3: Brotherhood Duelist | Goblet, Goblet
+deck: Monocle
+"""
+
+
+def declared(out) -> tuple[int, int, int, int]:
+    (r,) = out.of("decl_result")
+    return r.a, r.b, r.c, r.d
+
+
+def _golden():
+    spec = importlib.util.spec_from_file_location("golden", ROOT / "scripts" / "golden.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _at_default(n: int) -> tuple[str, ...]:
+    """Every house rule named at its default at ``n`` players (hand-limit: R2.4's)."""
+    out = []
+    for s in rt.SWITCHES:
+        if s.knob and n in s.players:
+            out.append(f"{s.name}={rt.rule_hand_limit(n) if s.name == 'hand-limit' else s.default}")
+    return tuple(out)
+
+
+@pytest.mark.parametrize("n,items", [(3, "full"), (6, "full"), (7, "full"), (9, "basic")])
+def test_every_knob_named_at_its_default_plays_the_golden_games(n: int, items: str) -> None:
+    golden = _golden()
+    old = json.loads((ROOT / "tests" / "golden" / "records.json").read_text())["sha256"]
+    cfg = GameConfig(n, items, ("smart",), variants=_at_default(n))
+    assert cfg.variants == () and cfg.variant_bits == 0 and cfg.variant_label == "base"
+    rec, logs = golden.games(cfg, cfg.config_id)
+    h = hashlib.sha256(np.ascontiguousarray(rec).tobytes())
+    for log in logs:
+        h.update(np.ascontiguousarray(log).tobytes())
+    assert h.hexdigest() == old[golden.key(n, items, "smart", True, ())]
+
+
+def _changed_at(row: rt.RuleSwitch) -> list[int]:
+    return [n for n in row.players if row.name != "hand-limit" or rt.rule_hand_limit(n) > 3][:1]
+
+
+@pytest.mark.parametrize("name,value", [(s.name, v) for s in rt.SWITCHES if s.knob for v in s.values
+                                        if v != s.default])
+def test_every_other_value_changes_some_game(name: str, value: int) -> None:
+    row = rt.BY_NAME[name]
+    n = 3 if name == "start-items" else 5 if 5 in row.players else row.players[0]
+    if name == "hand-limit" and value >= rt.rule_hand_limit(n):
+        n = 3 if value < 8 else 4
+    base = run_batch(GameConfig(n, "full", ("smart",)), SEED, 0, GAMES)
+    other = run_batch(GameConfig(n, "full", ("smart",), variants=(f"{name}={value}",)), SEED, 0, GAMES)
+    assert (base != other).any(axis=1).sum() > 0, (name, value, n)
+
+
+def test_the_mask_carries_each_knob_in_its_own_field() -> None:
+    for s in rt.SWITCHES:
+        if not s.knob:
+            continue
+        for v in s.values:
+            names = rt.parse_variants(f"smuggling,{s.name}={v}")
+            assert rt.variant_names(rt.variant_mask(names)) == names
+            assert (rt.variant_mask(names) == 1) == (v == s.default)
+
+
+# ------------------------------------------------------------------ team-items (R6.3)
+def test_team_items_2_a_declaration_with_2_items_wins() -> None:
+    assert declared(run(BASE, ["0 declare team"]))[:3] == (0, 1 - ORDER, 2)
+    out = run(BASE + "variant team-items=2\n", ["0 declare team"])
+    assert declared(out) == (1, ORDER, 2, 0) and out.winner == "order"
+    assert out.state.sc[SC.TEAM_NEED] == 2
+
+
+def test_team_items_4_three_keys_are_not_enough() -> None:
+    pos = BASE.replace("seat 2: Order Priest | Whip", "seat 2: Order Priest | Key, Whip")
+    assert declared(run(pos, ["0 declare team with 2"]))[:3] == (1, ORDER, 3)
+    out = run(pos + "variant team-items=4\n", ["0 declare team with 2"])
+    assert declared(out)[:3] == (0, 1 - ORDER, 3)
+
+
+# ------------------------------------------------------------------ bad input
+@pytest.mark.parametrize("text,message", [
+    ("coffee=2", "unknown variant 'coffee=2'"),
+    ("team-items=9", "house rule 'team-items' takes 2-4, got '9'"),
+    ("team-items", "house rule 'team-items' needs a value: team-items=VALUE (2-4)"),
+    ("team-items=x", "house rule 'team-items' takes 2-4, got 'x'"),
+    ("smuggling=1", "variant 'smuggling' takes no value"),
+])
+def test_bad_house_rules_are_refused_in_one_line(text: str, message: str, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from kutsch_sim.cli.app import app
+
+    with pytest.raises(KutschError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        GameConfig(5, variants=(text,))
+    out = tmp_path / "run"
+    res = CliRunner().invoke(app, ["simulate", "-n", "5", "-g", "10", "--variant", text, "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert message in res.output and len(res.output.strip().splitlines()) == 1, res.output
+    assert not out.exists()
