@@ -218,6 +218,7 @@ def copy_view_nb(d, s):
     d.bags_open = s.bags_open
     d.hand_limit = s.hand_limit
     d.team_need = s.team_need
+    d.drink_items = s.drink_items
     d.loge_in = s.loge_in
     d.kind = s.kind
     d.n_opts = s.n_opts

@@ -54,7 +54,8 @@ class RuleSwitch:
     @property
     def values_text(self) -> str:
         v = self.values
-        return f"{v[0]}-{v[-1]}" if len(v) > 2 and v == tuple(range(v[0], v[-1] + 1)) else "/".join(map(str, v))
+        run = len(v) > 1 and v == tuple(range(v[0], v[-1] + 1)) and v != (0, 1)
+        return f"{v[0]}-{v[-1]}" if run else "/".join(map(str, v))
 
     @property
     def players_text(self) -> str:
@@ -82,6 +83,10 @@ SWITCHES: tuple[RuleSwitch, ...] = (
     RuleSwitch(
         "team-items", (), "TEAM_NEED", 0, EVERY_COUNT, 3, (2, 3, 4), ("R6.3",), HOUSE, ("full",),
         "the victory items a team declaration needs",
+    ),
+    RuleSwitch(
+        "drink-items", (), "DRINK_ITEMS", 0, ODD_COUNTS, 1, (1, 2), ("R7",), HOUSE, ("full",),
+        "the victory items the declarer's own Drink of Power stands for",
     ),
 )
 BY_NAME = {s.name: s for s in SWITCHES}

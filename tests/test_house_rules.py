@@ -110,6 +110,34 @@ def test_team_items_4_three_keys_are_not_enough() -> None:
     assert declared(out)[:3] == (0, 1 - ORDER, 3)
 
 
+# ------------------------------------------------------------------ drink-items (R7)
+DRINK = """
+seat 0: Order Thug | Key, Dagger
+seat 1: Brotherhood Doctor | Goblet, Goblet
+seat 2: Order Priest | Whip
+seat 3: Brotherhood Duelist | Gloves
+seat 4: Brotherhood Bodyguard | Ring
+deck: Monocle
+drink
+"""
+
+
+def test_drink_items_2_one_key_and_the_drink_win() -> None:
+    assert declared(run(DRINK, ["0 declare drink"]))[:3] == (0, 1 - ORDER, 1)
+    out = run(DRINK + "variant drink-items=2\n", ["0 declare drink"])
+    assert declared(out) == (1, ORDER, 1, 0) and out.winner == "order"
+    majority = run(DRINK.replace("Goblet, Goblet", "Goblet, Knives") + "variant drink-items=2\nturn 1\n",
+                   ["1 declare drink"])
+    assert declared(majority)[:2] == (0, ORDER)  # R7: still the minority's only
+
+
+def test_team_items_with_the_drink_the_drink_stands_for_its_share() -> None:
+    pos = DRINK.replace("Key, Dagger", "Key, Key, Dagger")
+    assert declared(run(pos + "variant team-items=4\n", ["0 declare drink"]))[:2] == (0, 1 - ORDER)
+    out = run(pos + "variant team-items=4, drink-items=2\n", ["0 declare drink"])
+    assert declared(out)[:3] == (1, ORDER, 2)
+
+
 # ------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("text,message", [
     ("coffee=2", "unknown variant 'coffee=2'"),
@@ -117,16 +145,18 @@ def test_team_items_4_three_keys_are_not_enough() -> None:
     ("team-items", "house rule 'team-items' needs a value: team-items=VALUE (2-4)"),
     ("team-items=x", "house rule 'team-items' takes 2-4, got 'x'"),
     ("smuggling=1", "variant 'smuggling' takes no value"),
+    ("drink-items=2", "house rule 'drink-items=2' is played at 3, 5, 7, 9 players only (R7), got 4 players"),
 ])
 def test_bad_house_rules_are_refused_in_one_line(text: str, message: str, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from kutsch_sim.cli.app import app
 
+    n = "4" if "got 4 players" in message else "5"
     with pytest.raises(KutschError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        GameConfig(5, variants=(text,))
+        GameConfig(int(n), variants=(text,))
     out = tmp_path / "run"
-    res = CliRunner().invoke(app, ["simulate", "-n", "5", "-g", "10", "--variant", text, "--out", str(out)])
+    res = CliRunner().invoke(app, ["simulate", "-n", n, "-g", "10", "--variant", text, "--out", str(out)])
     assert res.exit_code == 2, res.output
     assert message in res.output and len(res.output.strip().splitlines()) == 1, res.output
     assert not out.exists()

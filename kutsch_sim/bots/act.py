@@ -356,7 +356,7 @@ def choose_action_nb(v):
                     s = 1e3 * p_fort
                     r = R_DECLARE_FORTUNE
             else:
-                need = v.team_need if dk == DK.TEAM else v.team_need - 1  # R6.3; R7: the Drink is one
+                need = v.team_need if dk == DK.TEAM else v.team_need - v.drink_items  # R6.3; R7
                 if cal:
                     if dk == DK.DRINK:
                         m_cal = minority_nb(v)

@@ -108,8 +108,8 @@ def declare_nb(st, p, kind):
                     ok = False  # R6.3 every named player must be a teammate holding one
                 total += vq
         if kind == DK.DRINK:
-            # R7: the declarer's own Drink replaces one item, for the minority only
-            ok = ok and st.sc[SC.MINORITY] == team and total >= 2
+            # R7: the declarer's own Drink replaces one item (drink-items), for the minority only
+            ok = ok and st.sc[SC.MINORITY] == team and total >= st.sc[SC.TEAM_NEED] - st.sc[SC.DRINK_ITEMS]
             st.rec[REC.DRINK_USED] = 1
         else:
             ok = ok and total >= st.sc[SC.TEAM_NEED]  # R6.3: 3, or the team-items house rule
