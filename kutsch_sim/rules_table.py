@@ -88,6 +88,10 @@ SWITCHES: tuple[RuleSwitch, ...] = (
         "drink-items", (), "DRINK_ITEMS", 0, ODD_COUNTS, 1, (1, 2), ("R7",), HOUSE, ("full",),
         "the victory items the declarer's own Drink of Power stands for",
     ),
+    RuleSwitch(
+        "loge-items", (), "LOGE_NEED", 0, EVERY_COUNT, 3, (3, 4, 5), ("R6.5",), HOUSE, ("full",),
+        "the victory items, in any mix, the Loge's solo win needs",
+    ),
 )
 BY_NAME = {s.name: s for s in SWITCHES}
 VARIANTS = tuple(s.name for s in SWITCHES if s.scalar == "VARIANTS")  # the on/off variants, canonical order

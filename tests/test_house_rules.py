@@ -138,6 +138,19 @@ def test_team_items_with_the_drink_the_drink_stands_for_its_share() -> None:
     assert declared(out)[:3] == (1, ORDER, 2)
 
 
+# ------------------------------------------------------------------ loge-items (R6.5)
+LOGE = BASE.replace("Key, Key, Dagger", "Loge, Key, Goblet, Key#3").replace("Goblet, Goblet", "Goblet, Ring")
+
+
+def test_loge_items_4_the_loge_needs_4() -> None:
+    out = run(LOGE, ["0 declare loge"])
+    assert declared(out)[:3] == (1, 2, 3) and out.winner == "solo"  # WIN.SOLO with 3 (R6.5)
+    with pytest.raises(KutschError, match="'0 declare loge' is not a legal"):
+        run(LOGE + "variant loge-items=4\n", ["0 declare loge"])
+    four = LOGE.replace("Key#3", "Key#3, Goblet#3").replace("Goblet, Ring", "Ring") + "variant loge-items=4\n"
+    assert declared(run(four, ["0 declare loge"]))[:3] == (1, 2, 4)
+
+
 # ------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("text,message", [
     ("coffee=2", "unknown variant 'coffee=2'"),

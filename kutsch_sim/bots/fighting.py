@@ -297,7 +297,7 @@ def take_value_nb(v, c, lo, occ_used):
     if f >= 0:
         cut = loge_hold_nb(v, w)
         if lw > 0.0:
-            cut += lw * V_SOLO * scr[LOGE + lo] * (solo_threat_nb(k) - solo_threat_nb(k - w))
+            cut += lw * V_SOLO * scr[LOGE + lo] * (solo_threat_nb(k, v.loge_need) - solo_threat_nb(k - w, v.loge_need))
     if f == team:
         gather = par[P_CONSOLIDATE] * (scr[MY_FUT] + 1.0 - scr[EVM + lo])
         return w * ((1.0 - tm) * 10.0 + tm * gather) + cut
@@ -307,7 +307,7 @@ def take_value_nb(v, c, lo, occ_used):
         return -3.0
     if c == C_LOGE:
         if lw > 0.0:
-            return 4.0 + 2.0 * scr[MY_ANY] + lw * V_SOLO * solo_threat_nb(k)
+            return 4.0 + 2.0 * scr[MY_ANY] + lw * V_SOLO * solo_threat_nb(k, v.loge_need)
         return 4.0 + 2.0 * scr[MY_ANY]
     return keep_value_nb(c, team, bags_open, deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used) - 0.3 * tm - 0.2
 

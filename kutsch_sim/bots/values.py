@@ -234,10 +234,11 @@ def loge_prep_nb(v, deck_slots, total):
 
 
 @njit(cache=True, inline="always")
-def solo_threat_nb(k):
+def solo_threat_nb(k, need):
     """How close a Loge holder with ``k`` victory items (expected, any team) is to a solo win
-    (R6.5): 0 up to half an item, 1 at 3, growing with the square in between."""
-    x = min(1.0, max(0.0, (k - 0.5) / 2.5))
+    (R6.5): 0 up to half an item, 1 at ``need`` (3, or the loge-items house rule), growing
+    with the square in between."""
+    x = min(1.0, max(0.0, (k - 0.5) / (need - 0.5)))
     return x * x
 
 
@@ -249,7 +250,7 @@ def loge_threat_nb(v, t):
     scr = v.scr
     if lw <= 0.0 or scr[LOGE + v.me] > 0.5:
         return 0.0
-    return lw * V_SOLO * scr[LOGE + t] * solo_threat_nb(scr[EVM + t] + scr[EVT + t])
+    return lw * V_SOLO * scr[LOGE + t] * solo_threat_nb(scr[EVM + t] + scr[EVT + t], v.loge_need)
 
 
 @njit(cache=True, inline="always")
@@ -263,7 +264,7 @@ def loge_risk_nb(v, t, w):
     t = np.int64(t)  # callers pass int8 seats (k_card), and LOGE + t must not wrap (without the JIT)
     k = scr[EVM + t] + scr[EVT + t]
     # a likely teammate's Loge threatens less: with our items it declares with us (act.py)
-    return lw * V_SOLO * scr[LOGE + t] * (solo_threat_nb(k + w) - solo_threat_nb(k)) * (1.0 - 0.75 * scr[TM + t])
+    return lw * V_SOLO * scr[LOGE + t] * (solo_threat_nb(k + w, v.loge_need) - solo_threat_nb(k, v.loge_need)) * (1.0 - 0.75 * scr[TM + t])
 
 
 @njit(cache=True, inline="always")
@@ -340,7 +341,7 @@ def loge_hold_nb(v, w):
     if lw <= 0.0 or v.scr[LOGE + v.me] < 0.5:
         return 0.0
     k = v.scr[MY_ANY]
-    return lw * V_SOLO * 0.5 * (solo_threat_nb(k + w) - solo_threat_nb(k))
+    return lw * V_SOLO * 0.5 * (solo_threat_nb(k + w, v.loge_need) - solo_threat_nb(k, v.loge_need))
 
 
 @njit(cache=True, inline="always")
@@ -351,7 +352,7 @@ def loge_seen_nb(v):
     lh = v.par[P_LOGE_HIDE]
     if lh <= 0.0 or v.scr[LOGE + v.me] < 0.5:
         return 0.0
-    return lh * V_SOLO * solo_threat_nb(v.scr[MY_ANY] + 1.0)
+    return lh * V_SOLO * solo_threat_nb(v.scr[MY_ANY] + 1.0, v.loge_need)
 
 
 @njit(cache=True, inline="always")

@@ -20,8 +20,8 @@ def declarable_nb(st, p):
     - none while p holds the Black Pearl (R9: its holder cannot declare any victory, nor
       fortune-tell, R10);
     - fortune-telling when the variant is on (the fortune-teller need not hold a victory item);
-    - the Loge solo claim when p holds the Loge and 3 victory items of either team (R6.5: the
-      holder sees their own hand, so only a valid claim is legal);
+    - the Loge solo claim when p holds the Loge and 3 victory items of either team (R6.5, or
+      the loge-items house rule: the holder sees their own hand, so only a valid claim is legal);
     - a team declaration, and with the Drink of Power if p holds one, when p holds at least
       one victory item of its own team (R6.1; a Drink does not count)."""
     pearl = False
@@ -44,7 +44,7 @@ def declarable_nb(st, p):
     m = 0
     if (st.sc[SC.VARIANTS] & VAR.FORTUNE) != 0:
         m |= 1 << DK.FORTUNE
-    if loge and both >= 3:
+    if loge and both >= st.sc[SC.LOGE_NEED]:
         m |= 1 << DK.LOGE
     if own >= 1:
         m |= 1 << DK.TEAM
@@ -87,7 +87,7 @@ def declare_nb(st, p, kind):
     ok = True
     if kind == DK.LOGE:
         total = victory_count_nb(st, p, np.int64(-1))
-        ok = total >= 3
+        ok = total >= st.sc[SC.LOGE_NEED]
     elif kind == DK.FORTUNE:
         other = 1 - team
         for q in range(n):
