@@ -17,7 +17,7 @@ from .cards import canonical_item_set, cards_in_game, parse_item_set, stamped_ca
 from .enums import MAX_PLAYERS, MIN_PLAYERS
 from .errors import KutschError
 from .rules_table import VARIANTS as VARIANTS  # R10; the table's rows, re-exported
-from .rules_table import knob_value, parse_variants, settle_variants, start_items, variant_mask
+from .rules_table import hand_limit_at, knob_value, parse_variants, settle_variants, start_items, variant_mask
 
 RULES_VERSION = 3  # bump with every change to the rules the engine plays (2: the R10 variants; 3: the Clairvoyant at any point of its holder's turn, R3)
 DEFAULT_TURN_CAP = 400
@@ -65,7 +65,11 @@ class GameConfig:
             raise KutschError(f"turn cap must be between 1 and 100000, got {self.turn_cap}")
         variants = settle_variants(parse_variants(tuple(self.variants)), n)
         object.__setattr__(self, "variants", variants)
-        cards_in_game(parse_item_set(self.item_set), n, **self.deal)  # raises if the deal is impossible
+        cards = cards_in_game(parse_item_set(self.item_set), n, **self.deal)  # raises if the deal is impossible
+        items = int(cards.sum()) - 2 * (3 - self.deal["victory_cards"])
+        if n * (lim := hand_limit_at(variants, n)) < items:  # R2.4: the give-aways would never end
+            raise KutschError(f"hand limit {lim} at {n} players leaves no room for the game's {items} items "
+                              "once the deck is drawn (R2.4)")
         if any(c in self.stream for c in ",|"):  # would read as a bots label or another field
             raise KutschError(f"stream label {self.stream!r}: no comma or '|'")
 

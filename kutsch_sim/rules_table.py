@@ -92,6 +92,10 @@ SWITCHES: tuple[RuleSwitch, ...] = (
         "loge-items", (), "LOGE_NEED", 0, EVERY_COUNT, 3, (3, 4, 5), ("R6.5",), HOUSE, ("full",),
         "the victory items, in any mix, the Loge's solo win needs",
     ),
+    RuleSwitch(  # default 0: R2.4's limit for the count (8 at 3 players, 6 at 4, 5 from 5)
+        "hand-limit", (), "HAND_LIMIT", 0, EVERY_COUNT, 0, tuple(range(3, 11)), ("R2.4",), HOUSE, ("full",),
+        "the hand limit at every count",
+    ),
 )
 BY_NAME = {s.name: s for s in SWITCHES}
 VARIANTS = tuple(s.name for s in SWITCHES if s.scalar == "VARIANTS")  # the on/off variants, canonical order

@@ -20,6 +20,7 @@ from kutsch_sim import rules_table as rt
 from kutsch_sim.api import GameConfig, run_batch
 from kutsch_sim.enums import ORDER, SC
 from kutsch_sim.errors import KutschError
+from kutsch_sim.notation.position import Position
 from kutsch_sim.notation.run import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,20 +70,26 @@ def test_every_knob_named_at_its_default_plays_the_golden_games(n: int, items: s
     assert h.hexdigest() == old[golden.key(n, items, "smart", True, ())]
 
 
-def _changed_at(row: rt.RuleSwitch) -> list[int]:
-    return [n for n in row.players if row.name != "hand-limit" or rt.rule_hand_limit(n) > 3][:1]
+def _where_it_plays(name: str, value: int) -> tuple[int, str]:
+    """The first count (5 first) and item set (full first) where ``name=value`` is a game."""
+    row = rt.BY_NAME[name]
+    for items in ("full", "basic"):
+        for n in sorted(row.players, key=lambda n: (n != 5, n)):
+            try:
+                if GameConfig(n, items, variants=(f"{name}={value}",)).variants:
+                    return n, items
+            except KutschError:
+                continue
+    raise AssertionError(f"{name}={value} plays nowhere")
 
 
 @pytest.mark.parametrize("name,value", [(s.name, v) for s in rt.SWITCHES if s.knob for v in s.values
                                         if v != s.default])
 def test_every_other_value_changes_some_game(name: str, value: int) -> None:
-    row = rt.BY_NAME[name]
-    n = 3 if name == "start-items" else 5 if 5 in row.players else row.players[0]
-    if name == "hand-limit" and value >= rt.rule_hand_limit(n):
-        n = 3 if value < 8 else 4
-    base = run_batch(GameConfig(n, "full", ("smart",)), SEED, 0, GAMES)
-    other = run_batch(GameConfig(n, "full", ("smart",), variants=(f"{name}={value}",)), SEED, 0, GAMES)
-    assert (base != other).any(axis=1).sum() > 0, (name, value, n)
+    n, items = _where_it_plays(name, value)
+    base = run_batch(GameConfig(n, items, ("smart",)), SEED, 0, GAMES)
+    other = run_batch(GameConfig(n, items, ("smart",), variants=(f"{name}={value}",)), SEED, 0, GAMES)
+    assert (base != other).any(axis=1).sum() > 0, (name, value, n, items)
 
 
 def test_the_mask_carries_each_knob_in_its_own_field() -> None:
@@ -149,6 +156,30 @@ def test_loge_items_4_the_loge_needs_4() -> None:
         run(LOGE + "variant loge-items=4\n", ["0 declare loge"])
     four = LOGE.replace("Key#3", "Key#3, Goblet#3").replace("Goblet, Ring", "Ring") + "variant loge-items=4\n"
     assert declared(run(four, ["0 declare loge"]))[:3] == (1, 2, 4)
+
+
+# ------------------------------------------------------------------ hand-limit (R2.4)
+LIMIT = """
+seat 0: Order Duelist | Key, Key, Whip
+seat 1: Brotherhood Doctor | Goblet, Knives
+seat 2: Order Priest | Key
+seat 3: Brotherhood Clairvoyant | Goblet
+deck: Tome, Monocle
+"""
+
+
+def test_hand_limit_3_a_fourth_item_is_given_away() -> None:
+    out = run(LIMIT, ["0 attack 1"], turns=1)  # a tie: the attacker draws the Tome (R5.8)
+    assert out.of("give") == [] and len(out.hand(0)) == 4 and out.state.sc[SC.HAND_LIMIT] == 6
+    out = run(LIMIT + "variant hand-limit=3\n", ["0 attack 1", "0 give-away 2 Tome"], turns=1)
+    assert [(e.a, e.b, e.c) for e in out.of("give")] == [(0, 2, 15)] and len(out.hand(0)) == 3
+    with pytest.raises(KutschError, match="seat 0 holds 4 items, over the hand limit 3"):
+        run(LIMIT.replace("Key, Key, Whip", "Key, Key, Whip, Dagger") + "variant hand-limit=3\n", [])
+    with pytest.raises(KutschError, match="hand limit 3 at 5 players leaves no room for the game's 21 items"):
+        GameConfig(5, "full", variants=("hand-limit=3",))  # all in hands once drawn: no end to the gifts
+    assert Position.parse(LIMIT + "variant hand-limit=6\n").variants == ()  # R2.4's own at 4 players
+    assert GameConfig(4, variants=("hand-limit=6",)).variants == ()  # R2.4's own: not named
+    assert GameConfig(5, variants=("hand-limit=6",)).variant_label == "hand-limit=6"
 
 
 # ------------------------------------------------------------------ bad input

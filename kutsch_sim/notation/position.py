@@ -153,6 +153,9 @@ class Position:
             if not lo[c] <= n <= hi[c]:
                 raise PositionError(f"{CARD_NAMES[c]} is not used at {n} players (R2.3)", where)
         lim = hand_limit_at(tuple(self.variants), n)  # R2.4, or the hand-limit house rule
+        if n * lim < len(places):
+            raise PositionError(f"hand limit {lim} at {n} players leaves no room for the position's {len(places)} "
+                                "items once the deck is drawn (R2.4)", "variant")
         for p, h in enumerate(self.hands):
             if not h:
                 raise PositionError(f"seat {p} has no items: every hand holds at least one (R4)", f"seat {p}")
