@@ -14,6 +14,7 @@ import threading
 import typer
 
 from ..errors import KutschError
+from .balance import balance_cmd
 from .bench import bench_cmd
 from .calibration import calibration_cmd
 from .ladder import ladder_cmd
@@ -38,7 +39,7 @@ def _root() -> None:
 
 for _name, _cmd in (("play", play_cmd), ("simulate", simulate_cmd), ("study", study_cmd), ("ladder", ladder_cmd),
                    ("report", report_cmd), ("bench", bench_cmd), ("tune", tune_cmd),
-                   ("calibration", calibration_cmd)):
+                   ("calibration", calibration_cmd), ("balance", balance_cmd)):
     app.command(_name)(_cmd)
 
 
