@@ -39,7 +39,7 @@ def balance_cmd(
     strong: Annotated[str, typer.Option("--strong", metavar="BOT", help="The stronger rung the checked settings "
                                                                          "are played at (none: skip).")] = "search-s",
     strong_games: Annotated[str, typer.Option("--strong-games", metavar="N", help="Deals at the stronger rung.")]
-    = "300",
+    = "1000",
     seed: Seed = "1",
     threads: Threads = None,
     out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR", help="Where the search, its records and "

@@ -84,7 +84,7 @@ class BalancePlan:
 
 def balance_plan(*, players: str, items: str, bots: str, target: str | None, tolerance: float = 3.0,
                  games: str | int = 5000, trials: str | int = 40, seed: str | int = 1, check: str | int = 3,
-                 check_games: str | int = 20000, strong: str | None = "search-s", strong_games: str | int = 300,
+                 check_games: str | int = 20000, strong: str | None = "search-s", strong_games: str | int = 1000,
                  threads: str | int | None = None, out: str | Path | None = None,
                  resume: bool = False) -> BalancePlan:
     """Check every option (a one-line :class:`KutschError` on the first bad one); writes nothing."""
