@@ -8,7 +8,7 @@
 #
 # Steps (in this order; on the 2-core machine the core steps take about half an hour):
 #   core:   sample bots_eval variants calibration end_beliefs smart_vs_v2 decision_checks limit_gifts wrong_decl variants_sanity
-#   extras: soft_trust cycle_profile ladder search search_calibration
+#   extras: soft_trust cycle_profile ladder search search_calibration balance
 #
 # What it writes:
 #   runs/remeasure/log.txt         start/end time of every step (appended)
@@ -231,8 +231,27 @@ step_search() {
     --json reports/search/search-l_vs_search-m.json >"$OUT/search-l_vs_search-m.md"
 }
 
+# 13. What would make it fair: the smaller team at 3, 5, 7 and 9 players, and the Loge's solo wins
+#     at 3-10 (kutsch-sim balance, seed 2026; the stronger rung search-s) -> reports/balance/. Feeds
+#     docs/balance.md and the README. About an hour.
+copy_balance() {
+  local run=$1 dest=$2
+  [[ -f "$run/balance.html" ]] || { echo "copy_balance: $run/balance.html is missing" >&2; return 1; }
+  rm -rf "$dest"
+  mkdir -p "$dest"
+  cp -r "$run/figures" "$run/tables" "$run/balance.md" "$run/balance.html" "$run/balance.json" "$dest/"
+}
+step_balance() {
+  kutsch-sim balance --players 3,5,7,9 --target smaller=50 --seed 2026 --strong-games 600 \
+    --out "$RUNS/balance-smaller" $( [[ -d "$RUNS/balance-smaller" ]] && echo --resume )
+  copy_balance "$RUNS/balance-smaller" reports/balance/smaller
+  kutsch-sim balance --players 3-10 --target 'loge<=10' --seed 2026 --strong-games 300 \
+    --out "$RUNS/balance-loge" $( [[ -d "$RUNS/balance-loge" ]] && echo --resume )
+  copy_balance "$RUNS/balance-loge" reports/balance/loge
+}
+
 CORE=(sample bots_eval variants calibration end_beliefs smart_vs_v2 decision_checks limit_gifts wrong_decl variants_sanity)
-EXTRA=(soft_trust cycle_profile ladder search search_calibration)
+EXTRA=(soft_trust cycle_profile ladder search search_calibration balance)
 
 if [[ $# -eq 0 ]]; then
   steps=("${CORE[@]}")
