@@ -348,7 +348,7 @@ class Event(NamedTuple):
     DEAL: int = 0  # seat, card (starting hand, R2.3)
     ASSOC: int = 1  # seat, team
     OCC: int = 2  # seat, occupation (dealt face down)
-    LEFTOVER: int = 3  # team of the card left in the box (odd N)
+    LEFTOVER: int = 3  # team of the card left in the box (odd N), the seats shown it (bit mask; smaller-told)
     DECK: int = 4  # card, position (0 = bottom)
     TURN: int = 5  # seat
     PASS: int = 6  # seat

@@ -96,6 +96,10 @@ SWITCHES: tuple[RuleSwitch, ...] = (
         "hand-limit", (), "HAND_LIMIT", 0, EVERY_COUNT, 0, tuple(range(3, 11)), ("R2.4",), HOUSE, ("full",),
         "the hand limit at every count",
     ),
+    RuleSwitch(
+        "smaller-told", (), "SMALLER_TOLD", 0, ODD_COUNTS, 0, (0, 1), ("R2.2",), HOUSE, ("full",),
+        "the smaller team's members are shown the association card in the box",
+    ),
 )
 BY_NAME = {s.name: s for s in SWITCHES}
 VARIANTS = tuple(s.name for s in SWITCHES if s.scalar == "VARIANTS")  # the on/off variants, canonical order
@@ -239,6 +243,9 @@ def settle_variants(variants: tuple[str, ...], n: int) -> tuple[str, ...]:
     if knob_value(variants, "hand-limit") == rule_hand_limit(n):
         variants = tuple(v for v in variants if not v.startswith("hand-limit="))
     check_variant_players(variants, n)
+    if "advanced-3p" in variants and knob_value(variants, "smaller-told"):
+        raise KutschError("house rule 'smaller-told=1' is not played with advanced-3p: its box card does not "
+                          "tell a team's size (R10)")
     each, last = start_items(variants, n)
     if each + last > (lim := hand_limit_at(variants, n)):
         raise KutschError(f"hand limit {lim} is below a starting hand of {each + last} items at {n} players "

@@ -182,6 +182,36 @@ def test_hand_limit_3_a_fourth_item_is_given_away() -> None:
     assert GameConfig(5, variants=("hand-limit=6",)).variant_label == "hand-limit=6"
 
 
+# ------------------------------------------------------------------ smaller-told (R2.2)
+def _dealt(cfg: GameConfig, game: int = 0):
+    """The state right after the R2 set-up of game ``game`` of ``cfg`` (debug on)."""
+    from kutsch_sim.engine.state import new_state
+    from kutsch_sim.play import init_game_var_nb
+
+    n, in_game, stamped, bots, params = cfg.arrays()
+    st = new_state(4096, np.zeros((0, 3), np.int32))
+    init_game_var_nb(st, n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, game, 400, True, 1,
+                     cfg.variant_bits)
+    assert st.sc[SC.ERROR] == 0
+    return st
+
+
+@pytest.mark.parametrize("n", [5, 7])
+def test_smaller_told_shows_the_box_card_to_the_smaller_team(n: int) -> None:
+    from kutsch_sim.enums import EV
+
+    for g in range(6):
+        base = _dealt(GameConfig(n, "full", ("smart",)), g)
+        st = _dealt(GameConfig(n, "full", ("smart",), variants=("smaller-told=1",)), g)
+        small = [p for p in range(n) if st.assoc[p] == st.sc[SC.MINORITY]]
+        (row,) = [r for r in st.log[: st.sc[SC.N_EVENTS]] if r[0] == EV.LEFTOVER]
+        assert row[2] == st.sc[SC.LEFTOVER] and row[3] == sum(1 << p for p in small) and len(small) == n // 2
+        assert (base.assoc == st.assoc).all()  # the same deal
+        assert list(base.mem.bel_told[:n]) == [-1] * n
+        assert [int(st.mem.bel_told[p]) for p in range(n)] == [int(p in small) for p in range(n)]
+        assert [st.mem.bel_minor[p] for p in range(n)] == [float(p in small) for p in range(n)]
+
+
 # ------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("text,message", [
     ("coffee=2", "unknown variant 'coffee=2'"),
@@ -190,13 +220,14 @@ def test_hand_limit_3_a_fourth_item_is_given_away() -> None:
     ("team-items=x", "house rule 'team-items' takes 2-4, got 'x'"),
     ("smuggling=1", "variant 'smuggling' takes no value"),
     ("drink-items=2", "house rule 'drink-items=2' is played at 3, 5, 7, 9 players only (R7), got 4 players"),
+    ("smaller-told=1,advanced-3p", "house rule 'smaller-told=1' is not played with advanced-3p"),
 ])
 def test_bad_house_rules_are_refused_in_one_line(text: str, message: str, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from kutsch_sim.cli.app import app
 
-    n = "4" if "got 4 players" in message else "5"
+    n = "4" if "got 4 players" in message else "3" if "advanced-3p" in text else "5"
     with pytest.raises(KutschError, match=message.replace("(", r"\(").replace(")", r"\)")):
         GameConfig(int(n), variants=(text,))
     out = tmp_path / "run"

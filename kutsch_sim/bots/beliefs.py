@@ -210,7 +210,10 @@ def tell_size_nb(st, n):
     side of the split that holds it, which at every allowed assignment is its team; from 8
     players the kept half, read from its side as everywhere), and ``bel_told[s]`` keeps the
     fact, which a refresh makes its P(minority) (dispatch). Factors only ever multiply, so
-    the zeros stay for the game. Seats not covered, and every seat at even N, learn nothing."""
+    the zeros stay for the game. Seats not covered, and every seat at even N, learn nothing.
+    Under the smaller-told house rule (``sc[SMALLER_TOLD]``, R2.2) every seat is told: the
+    smaller team's seats were shown the box card of their own team, and a seat not shown it
+    knows by that that its team is the larger."""
     for s in range(MAX_PLAYERS):
         st.mem.bel_told[s] = -1
     if n % 2 == 0:
@@ -218,10 +221,11 @@ def tell_size_nb(st, n):
     na = kept_nb(n, st.sc[SC.N_ASG])
     small = (n - 1) // 2
     full = (1 << n) - 1
+    rule = st.sc[SC.SMALLER_TOLD] == 1
     for s in range(n):
         bits = np.int64(st.mem.bparam[s, P_TOLD])
         minor = 1 if st.assoc[s] == st.sc[SC.MINORITY] else 0
-        if (bits & (TOLD_SMALLER if minor == 1 else TOLD_LARGER)) == 0:
+        if not rule and (bits & (TOLD_SMALLER if minor == 1 else TOLD_LARGER)) == 0:
             continue
         asg, epriv = st.mem.bel_asg, st.mem.bel_epriv[s]
         for i in range(na):

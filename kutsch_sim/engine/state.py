@@ -318,7 +318,12 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
             st.sc[SC.LEFTOVER] = cards[n]
             st.sc[SC.MINORITY] = cards[n]  # the team whose card is in the box has fewer members
     if n % 2 == 1:
-        log_nb(st, EV.LEFTOVER, st.sc[SC.LEFTOVER], 0, 0, 0)
+        told = 0  # the seats shown the box card: the smaller team's, under the smaller-told house rule (R2.2)
+        if st.sc[SC.SMALLER_TOLD] == 1:
+            for p in range(n):
+                if st.assoc[p] == st.sc[SC.MINORITY]:
+                    told |= 1 << p
+        log_nb(st, EV.LEFTOVER, st.sc[SC.LEFTOVER], told, 0, 0)
         if st.sc[SC.DRINK] == 1:
             for p in range(n):
                 st.drink[p] = True

@@ -144,8 +144,14 @@ class TraceWriter:
                                   f"the box unseen. The {TEAM_NAMES[small]} has one member (the minority).")
             else:
                 minority = TEAM_NAMES[a]
-                self.lines.append(f"The left-over association card ({minority}) goes back in the box unseen: "
-                                  f"the {minority} is the minority team, and nobody knows it.")
+                if b:
+                    seats = ", ".join(str(p) for p in range(10) if (b >> p) & 1)
+                    self.lines.append(f"The left-over association card ({minority}) goes back in the box, shown to "
+                                      f"the {minority}'s seats {seats} (house rule smaller-told): they know they "
+                                      "are the minority team, and the others that they are not.")
+                else:
+                    self.lines.append(f"The left-over association card ({minority}) goes back in the box unseen: "
+                                      f"the {minority} is the minority team, and nobody knows it.")
         elif typ == EV.DEAL:
             self.hands[a].add(b)
         elif typ == EV.DECK:
