@@ -100,6 +100,10 @@ SWITCHES: tuple[RuleSwitch, ...] = (
         "smaller-told", (), "SMALLER_TOLD", 0, ODD_COUNTS, 0, (0, 1), ("R2.2",), HOUSE, ("full",),
         "the smaller team's members are shown the association card in the box",
     ),
+    RuleSwitch(
+        "start-items", (), "START_ITEMS", 0, (3,), 2, (1, 2, 3), ("R2.3",), HOUSE, ("basic", "full"),
+        "the items each seat starts with at 3 players",
+    ),
 )
 BY_NAME = {s.name: s for s in SWITCHES}
 VARIANTS = tuple(s.name for s in SWITCHES if s.scalar == "VARIANTS")  # the on/off variants, canonical order

@@ -212,6 +212,21 @@ def test_smaller_told_shows_the_box_card_to_the_smaller_team(n: int) -> None:
         assert [st.mem.bel_minor[p] for p in range(n)] == [float(p in small) for p in range(n)]
 
 
+# ------------------------------------------------------------------ start-items (R2.3)
+@pytest.mark.parametrize("each", [1, 2, 3])
+def test_start_items_at_3_players(each: int) -> None:
+    from kutsch_sim.cards_nb import C_BAG_GOBLET, C_BAG_KEY
+    from kutsch_sim.enums import LOC_DECK
+
+    for g in range(5):
+        st = _dealt(GameConfig(3, "basic", variants=(f"start-items={each}",)), g)
+        assert [int(st.hand_n[p]) for p in range(3)] == [each] * 3
+        assert st.loc[C_BAG_KEY] < 3 and st.loc[C_BAG_GOBLET] < 3
+        assert int((st.loc == LOC_DECK).sum()) == st.sc[SC.DECK_N] == 13 - (3 * each - 2)  # R2.3: 13 at 3 players
+    with pytest.raises(KutschError, match="house rule 'start-items=3' is the 3-player game only"):
+        GameConfig(4, variants=("start-items=3",))
+
+
 # ------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("text,message", [
     ("coffee=2", "unknown variant 'coffee=2'"),

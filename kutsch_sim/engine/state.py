@@ -328,7 +328,8 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
             for p in range(n):
                 st.drink[p] = True
 
-    # R2.3 items: N-2 stamped non-Bag cards (4 at 3 players) + both Bags, one each (two at 3)
+    # R2.3 items: N-2 stamped non-Bag cards (4 at 3 players) + both Bags, one each (two at 3;
+    # start-items at 3 players)
     pool = np.zeros(N_CARDS, np.int8)
     n_pool = 0
     for c in range(N_CARDS):
@@ -336,7 +337,7 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
             pool[n_pool] = c
             n_pool += 1
     shuffle_nb(rs, pool, n_pool)
-    per = 2 if n == 3 else 1
+    per = st.sc[SC.START_ITEMS] if n == 3 else 1  # R2.3: two at 3 players, or the start-items house rule
     n_deal = n * per - 2
     start = np.zeros(2 * MAX_PLAYERS, np.int8)
     for i in range(n_deal):
