@@ -220,6 +220,7 @@ def copy_view_nb(d, s):
     d.team_need = s.team_need
     d.drink_items = s.drink_items
     d.loge_need = s.loge_need
+    d.victory_cards = s.victory_cards
     d.loge_in = s.loge_in
     d.kind = s.kind
     d.n_opts = s.n_opts

@@ -104,6 +104,10 @@ SWITCHES: tuple[RuleSwitch, ...] = (
         "start-items", (), "START_ITEMS", 0, (3,), 2, (1, 2, 3), ("R2.3",), HOUSE, ("basic", "full"),
         "the items each seat starts with at 3 players",
     ),
+    RuleSwitch(
+        "victory-cards", (), "VICTORY_CARDS", 0, EVERY_COUNT, 3, (2, 3), ("R9",), HOUSE, ("full",),
+        "the Keys and the Goblets in the game, each (2: one of each left out of the deal)",
+    ),
 )
 BY_NAME = {s.name: s for s in SWITCHES}
 VARIANTS = tuple(s.name for s in SWITCHES if s.scalar == "VARIANTS")  # the on/off variants, canonical order

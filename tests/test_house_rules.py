@@ -227,6 +227,20 @@ def test_start_items_at_3_players(each: int) -> None:
         GameConfig(4, variants=("start-items=3",))
 
 
+# ------------------------------------------------------------------ victory-cards (R9)
+@pytest.mark.parametrize("n", [3, 6, 10])
+def test_victory_cards_2_two_keys_and_two_goblets(n: int) -> None:
+    from kutsch_sim.enums import LOC_OUT
+
+    for g in range(5):
+        base = _dealt(GameConfig(n, "full"), g)
+        st = _dealt(GameConfig(n, "full", variants=("victory-cards=2",)), g)
+        assert st.loc[2] == LOC_OUT and st.loc[5] == LOC_OUT  # Key#3, Goblet#3
+        assert all(st.loc[c] != LOC_OUT for c in (0, 1, 3, 4, 6, 7))
+        assert int((st.loc != LOC_OUT).sum()) == int((base.loc != LOC_OUT).sum()) - 2
+        assert st.sc[SC.VICTORY_CARDS] == 2 and [int(h) for h in st.hand_n[:n]] == [int(h) for h in base.hand_n[:n]]
+
+
 # ------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("text,message", [
     ("coffee=2", "unknown variant 'coffee=2'"),

@@ -184,6 +184,8 @@ def prep_nb(v):
     spread_m = 0.0  # our victory items not placed (in units of victory weight)
     spread_t = 0.0  # theirs
     m = 0xFF & ~mine
+    for k in range(v.victory_cards, 3):  # the Keys and Goblets left out of the game (victory-cards, R9)
+        m &= ~((1 << k) | (1 << (3 + k)))
     while m:
         c = ctz_nb(m)
         m &= m - 1

@@ -27,6 +27,7 @@ hand_limit     R2.4
 team_need      victory items a team declaration needs (R6.3: 3; the house rules, docs/rules.md)
 drink_items    victory items the declarer's own Drink of Power stands for (R7: 1)
 loge_need      victory items the Loge's solo win needs (R6.5: 3)
+victory_cards  Keys and Goblets in the game, each (R9: 3; with 2 the third of each is out)
 loge_in        1 if the Coat of Armor of the Loge is in the game (the item set is public)
 kind, n_opts   the decision (enums.Decision) and its option count
 opts, ctx      options opts[0:n_opts] and the context of the decision: only the slots
@@ -96,7 +97,7 @@ def _view_dtype() -> np.dtype:
     P, C = MAX_PLAYERS, N_CARDS
     fields = [
         ("me", i64), ("team", i64), ("mode", i64), ("n", i64), ("turn", i64), ("deck_n", i64),
-        ("bags_open", i64), ("hand_limit", i64), ("team_need", i64), ("drink_items", i64), ("loge_need", i64), ("loge_in", i64), ("kind", i64), ("n_opts", i64), ("na", i64),
+        ("bags_open", i64), ("hand_limit", i64), ("team_need", i64), ("drink_items", i64), ("loge_need", i64), ("victory_cards", i64), ("loge_in", i64), ("kind", i64), ("n_opts", i64), ("na", i64),
         ("minor", f64), ("opts", i32, (N_OPTS,)), ("ctx", i32, (N_DCTX,)), ("k_assoc", i8, (P,)),
         ("k_occ", i8, (P,)), ("k_card", i8, (C,)), ("k_acard", i8, (P, 3)), ("conf", f64, (C,)),
         ("tm", f64, (P,)), ("w", f64, (A_MAX,)), ("asg", i32, (A_MAX,)), ("occ_up", i8, (P,)),
@@ -204,6 +205,7 @@ def fill_view_nb(st, seat, kind, n_opts, mode, conf):
     v.team_need = sc[SC.TEAM_NEED]  # the rules in play are public
     v.drink_items = sc[SC.DRINK_ITEMS]
     v.loge_need = sc[SC.LOGE_NEED]
+    v.victory_cards = sc[SC.VICTORY_CARDS]
     v.loge_in = np.int64(st.loc[C_LOGE] != LOC_OUT)  # the item set in play is public (R2)
     v.minor = st.mem.bel_minor[seat]
     copy_nb(v.k_assoc, st.k_assoc[seat], MAX_PLAYERS)

@@ -332,7 +332,10 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
     # start-items at 3 players)
     pool = np.zeros(N_CARDS, np.int8)
     n_pool = 0
+    vc = st.sc[SC.VICTORY_CARDS]  # R9: 3 Keys (cards 0-2) and 3 Goblets (3-5), or the victory-cards house rule
     for c in range(N_CARDS):
+        if c < 6 and c % 3 >= vc:
+            continue  # left out of the deal, like a card outside its player range
         if in_game[c] and stamped[c] and c != C_BAG_KEY and c != C_BAG_GOBLET:
             pool[n_pool] = c
             n_pool += 1
