@@ -123,10 +123,11 @@ class Scalar(NamedTuple):
     SMALLER_TOLD: int = 38  # 1: the smaller team's seats see the association card in the box (R2.2: 0)
     START_ITEMS: int = 39  # items each seat starts with at 3 players (R2.3: 2; 1 at other counts)
     VICTORY_CARDS: int = 40  # Keys and Goblets in the game, each (R9: 3)
+    LAST_ITEMS: int = 41  # extra starting items of the last seat, n-1 (R2.3, R2.5: 0)
 
 
 SC = Scalar()
-N_SCALARS = 41
+N_SCALARS = 42
 
 # The house rules' values (kutsch_sim.rules_table, the rows with bit 0) travel in sc[VARIANTS]
 # above its on/off bits: knob i is a KNOB_WIDTH-bit two's-complement field at bit
@@ -135,8 +136,9 @@ N_SCALARS = 41
 # HAND_LIMIT's default 0 stands for R2.4's count-based limit.
 KNOB_SHIFT = 8
 KNOB_WIDTH = 5
-KNOB_SC = (SC.TEAM_NEED, SC.DRINK_ITEMS, SC.LOGE_NEED, SC.HAND_LIMIT, SC.SMALLER_TOLD, SC.START_ITEMS, SC.VICTORY_CARDS)
-KNOB_DEFAULT = (3, 1, 3, 0, 0, 2, 3)
+KNOB_SC = (SC.TEAM_NEED, SC.DRINK_ITEMS, SC.LOGE_NEED, SC.HAND_LIMIT, SC.SMALLER_TOLD, SC.START_ITEMS, SC.VICTORY_CARDS,
+           SC.LAST_ITEMS)
+KNOB_DEFAULT = (3, 1, 3, 0, 0, 2, 3, 0)
 
 
 class Pause(NamedTuple):

@@ -108,6 +108,10 @@ SWITCHES: tuple[RuleSwitch, ...] = (
         "victory-cards", (), "VICTORY_CARDS", 0, EVERY_COUNT, 3, (2, 3), ("R9",), HOUSE, ("full",),
         "the Keys and the Goblets in the game, each (2: one of each left out of the deal)",
     ),
+    RuleSwitch(
+        "last-seat-items", (), "LAST_ITEMS", 0, EVERY_COUNT, 0, (0, 1, 2), ("R2.3", "R2.5"), HOUSE, ("full",),
+        "extra starting items for the last seat, against the start player's lead",
+    ),
 )
 BY_NAME = {s.name: s for s in SWITCHES}
 VARIANTS = tuple(s.name for s in SWITCHES if s.scalar == "VARIANTS")  # the on/off variants, canonical order
@@ -240,7 +244,7 @@ def hand_limit_at(variants: tuple[str, ...], n: int) -> int:
 def start_items(variants: tuple[str, ...], n: int) -> tuple[int, int]:
     """(items each seat starts with, extra items of the last seat) at ``n`` players (R2.3)."""
     each = (knob_value(variants, "start-items") or 2) if n == 3 else 1
-    return each, 0
+    return each, knob_value(variants, "last-seat-items") or 0
 
 
 def settle_variants(variants: tuple[str, ...], n: int) -> tuple[str, ...]:

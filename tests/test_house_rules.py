@@ -241,6 +241,18 @@ def test_victory_cards_2_two_keys_and_two_goblets(n: int) -> None:
         assert st.sc[SC.VICTORY_CARDS] == 2 and [int(h) for h in st.hand_n[:n]] == [int(h) for h in base.hand_n[:n]]
 
 
+# ------------------------------------------------------------------ last-seat-items (R2.3, R2.5)
+@pytest.mark.parametrize("n,extra", [(3, 2), (5, 1), (10, 2)])
+def test_last_seat_items_the_last_seat_starts_with_more(n: int, extra: int) -> None:
+    for g in range(5):
+        base = _dealt(GameConfig(n, "basic"), g)
+        st = _dealt(GameConfig(n, "basic", variants=(f"last-seat-items={extra}",)), g)
+        assert [int(h) for h in st.hand_n[:n]] == [int(h) for h in base.hand_n[:n - 1]] + [int(base.hand_n[n - 1]) + extra]
+        assert st.sc[SC.DECK_N] == base.sc[SC.DECK_N] - extra
+    with pytest.raises(KutschError, match="hand limit 3 is below a starting hand of 4 items at 3 players"):
+        GameConfig(3, variants=("start-items=3", "last-seat-items=1", "hand-limit=3"))
+
+
 # ------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("text,message", [
     ("coffee=2", "unknown variant 'coffee=2'"),

@@ -341,7 +341,8 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
             n_pool += 1
     shuffle_nb(rs, pool, n_pool)
     per = st.sc[SC.START_ITEMS] if n == 3 else 1  # R2.3: two at 3 players, or the start-items house rule
-    n_deal = n * per - 2
+    last = st.sc[SC.LAST_ITEMS]  # the last seat's extra items (last-seat-items house rule; R2.3: 0)
+    n_deal = n * per - 2 + last
     start = np.zeros(2 * MAX_PLAYERS, np.int8)
     for i in range(n_deal):
         start[i] = pool[i]
@@ -349,7 +350,7 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
     start[n_deal + 1] = C_BAG_GOBLET
     shuffle_nb(rs, start, n_deal + 2)
     for i in range(n_deal + 2):
-        p = i % n
+        p = i % n if i < n * per else n - 1
         give_card_nb(st, start[i], p)
         log_nb(st, EV.DEAL, p, start[i], 0, 0)
     # the rest of the stamped cards plus the chosen unstamped ones form the deck
