@@ -276,3 +276,34 @@ def test_bad_house_rules_are_refused_in_one_line(text: str, message: str, tmp_pa
     assert res.exit_code == 2, res.output
     assert message in res.output and len(res.output.strip().splitlines()) == 1, res.output
     assert not out.exists()
+
+
+# ------------------------------------------------------------------ commands, results, report
+def test_house_rules_in_the_results_the_manifest_the_trace_and_the_report(tmp_path: Path) -> None:
+    import pandas as pd
+    from typer.testing import CliRunner
+
+    from kutsch_sim.cli.app import app
+    from kutsch_sim.report.render import write_report
+    from kutsch_sim.sim import store
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["play", "-n", "5", "--variant", "loge-items=4,smuggling", "--bots", "smart"])
+    assert res.exit_code == 0 and "variants smuggling, loge-items=4" in res.stdout, res.output
+    out = tmp_path / "sim"
+    res = runner.invoke(app, ["simulate", "-n", "5", "-i", "full", "-g", "20", "--bots", "greedy",
+                              "--variant", "loge-items=4,smuggling,team-items=3", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    df = pd.read_parquet(out)
+    assert set(df["variant"]) == {"smuggling+loge-items=4"}
+    manifest = store.read_manifest(out)
+    assert manifest["rules"]["variant"] == "smuggling+loge-items=4"
+    assert manifest["options"]["variants"] == ["smuggling", "loge-items=4"]
+    frames = []
+    for v in [(), ("loge-items=4",)]:
+        cfg = GameConfig(5, "full", ("random",), variants=v)
+        frames.append(store.records_frame(cfg, 1, 0, run_batch(cfg, 1, 0, 200)))
+    write_report(pd.concat(frames, ignore_index=True), tmp_path / "rep")
+    md = (tmp_path / "rep" / "report.md").read_text()
+    assert "house rules in force (docs/rules.md, House rules): `loge-items=4`" in md
+    assert "| loge-items=4 | 5 | full |" in md

@@ -164,13 +164,16 @@ def provenance_section(df: pd.DataFrame, std: pd.DataFrame, command: str | None,
     off = int((~df["drink"] & (df["players"] % 2 == 1)).sum())
     bots = sorted({str(b) for p in range(10) if f"bot_{p}" in df for b in df[f"bot_{p}"].unique()} - {"none"})
     errors = int((df["winner"] == "error").sum())
+    house = sorted({v for label in df["variant"].astype(str).unique() for v in label.split("+") if "=" in v})
     sec.para(
         f"**Data:** {len(df):,} games"
         + (f" of the top rung, `{ladder[0]}` (the results hold {ladder[2]:,} games over {ladder[1]} rungs)"
            if ladder else "")
         + f" at {', '.join(map(str, counts))} players; item sets "
         f"{', '.join(f'`{s}`' for s in sets)}; variants {', '.join(sorted(map(str, df['variant'].unique())))}; "
-        f"bot profiles {', '.join(bots) or 'not recorded'}; {df['seed'].nunique()} master seed(s). "
+        + (f"house rules in force (docs/rules.md, House rules): {', '.join(f'`{h}`' for h in house)}; "
+           if house else "")
+        + f"bot profiles {', '.join(bots) or 'not recorded'}; {df['seed'].nunique()} master seed(s). "
         f"{len(std):,} games use the standard rules (base variant, Drink of Power on at odd counts) and make up "
         f"every table except the Drink-of-Power comparison, which also uses the {off:,} games played with the "
         "Drink switched off, and the rule variants'."
