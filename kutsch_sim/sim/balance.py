@@ -92,7 +92,12 @@ Setting = tuple[tuple[str, int], ...]  # ((row name, value), ...) in the table's
 
 
 def default_value(row: RuleSwitch, n: int) -> int:
-    """The row's value under the base rules at ``n`` players."""
+    """The row's value under the base rules at ``n`` players (the hand limit's default, 0, stands
+    for R2.4's limit at the count, which naming it plays alike)."""
+    if row.name == "hand-limit" and row.default == 0:
+        from ..engine.state import hand_limit_for_nb
+
+        return int(getattr(hand_limit_for_nb, "py_func", hand_limit_for_nb)(n))
     return row.default
 
 
