@@ -104,6 +104,9 @@ def test_settings_spell_as_the_variants_of_a_config():
     assert B.label(s) == "smuggling+fortune-telling" and B.label(()) == "base"
     assert S.parse_label(B.label(s)) == s
     assert "advanced-3p" in B.choices(3) and "advanced-3p" not in B.choices(4)
+    # a hand limit that cannot hold the items is no choice; R2.4's own limit is the base rules
+    assert 3 not in B.choices(3).get("hand-limit", ()) and 8 not in B.choices(3).get("hand-limit", ())
+    assert 5 not in B.choices(6).get("hand-limit", ())
 
 
 def _plan(out, **kw):

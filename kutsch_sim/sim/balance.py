@@ -101,14 +101,23 @@ def default_value(row: RuleSwitch, n: int) -> int:
     return row.default
 
 
-def choices(n: int) -> dict[str, tuple[int, ...]]:
-    """Per row that can be played at ``n`` players, its values other than the base rules'."""
+def choices(n: int, items: str = "full") -> dict[str, tuple[int, ...]]:
+    """Per row that can be played at ``n`` players with ``items``, its values other than the base
+    rules' that make a playable game (a hand limit too small for the items is not)."""
     out = {}
     for row in SWITCHES:
         if n in row.players:
-            vals = tuple(v for v in row.values if v != default_value(row, n))
+            vals = []
+            for v in row.values:
+                if v == default_value(row, n):
+                    continue
+                try:
+                    config(n, items, "random", ((row.name, v),))
+                except KutschError:
+                    continue
+                vals.append(v)
             if vals:
-                out[row.name] = vals
+                out[row.name] = tuple(vals)
     return out
 
 

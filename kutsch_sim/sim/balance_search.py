@@ -79,7 +79,7 @@ class BalancePlan:
         return d
 
     def singles(self, n: int) -> list[B.Setting]:
-        return [((k, v),) for k, vals in B.choices(n).items() for v in vals]
+        return [((k, v),) for k, vals in B.choices(n, self.items).items() for v in vals]
 
 
 def balance_plan(*, players: str, items: str, bots: str, target: str | None, tolerance: float = 3.0,
@@ -100,7 +100,7 @@ def balance_plan(*, players: str, items: str, bots: str, target: str | None, tol
     for n in counts:
         B.config(n, items, bots, ())  # the count, the item set and the bots at that count
         B.check_quantity(tgt, n, items)
-        if not B.choices(n):
+        if not B.choices(n, items):
             raise KutschError(f"--players {n}: no rule of the table can be changed at {n} players")
     g = parse_count(games, "--games", 100, 10**7)
     t = parse_count(trials, "--trials", 0, 10_000)
@@ -195,7 +195,7 @@ def measure(plan: BalancePlan, n: int, setting: B.Setting, base: np.ndarray, bas
 def search_count(plan: BalancePlan, n: int, advance: Advance | None = None,
                  on_trial: Callable[[int, int, str, float], None] | None = None) -> None:
     """Steps 1 and 2 for one count: the single changes, then the pairs, up to the plan's trials."""
-    values = B.choices(n)
+    values = B.choices(n, plan.items)
     names = list(values)
     base_cfg = B.config(n, plan.items, plan.bots, ())
     base = B.play(base_cfg, plan.seed, plan.games, base_cfg.config_id, advance)
