@@ -242,10 +242,10 @@ copy_balance() {
   cp -r "$run/figures" "$run/tables" "$run/balance.md" "$run/balance.html" "$run/balance.json" "$dest/"
 }
 step_balance() {
-  kutsch-sim balance --players 3,5,7,9 --target smaller=50 --seed 2026 --strong-games 600 \
+  kutsch-sim balance --players 3,5,7,9 --target smaller=50 --seed 2026 --games 10000 --strong-games 600 \
     --out "$RUNS/balance-smaller" $( [[ -d "$RUNS/balance-smaller" ]] && echo --resume )
   copy_balance "$RUNS/balance-smaller" reports/balance/smaller
-  kutsch-sim balance --players 3-10 --target 'loge<=10' --seed 2026 --strong-games 300 \
+  kutsch-sim balance --players 3-10 --target 'loge<=10' --seed 2026 --trials 30 --check 2 --strong-games 200 \
     --out "$RUNS/balance-loge" $( [[ -d "$RUNS/balance-loge" ]] && echo --resume )
   copy_balance "$RUNS/balance-loge" reports/balance/loge
 }
