@@ -116,7 +116,7 @@ def _plan(out, **kw):
 
 
 def test_a_small_search_writes_its_report_and_resumes_without_replaying(tmp_path):
-    out = tmp_path / "fair"
+    out = tmp_path / "runs" / "fair"  # its parent is made too
     plan = _plan(out)
     S.start(plan, "kutsch-sim balance (test)")
     played = []

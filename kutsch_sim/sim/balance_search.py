@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -117,8 +118,12 @@ def balance_plan(*, players: str, items: str, bots: str, target: str | None, tol
             raise KutschError(f"--out {path} is not empty and holds no balance search ({MANIFEST} missing)")
         if not resume:
             raise KutschError(f"--out {path} holds a balance search already: add --resume to continue it")
-    elif not path.parent.is_dir():
-        raise KutschError(f"--out {path}: directory {path.parent} does not exist")
+    else:
+        base = path.parent
+        while not base.exists() and base != base.parent:
+            base = base.parent
+        if not base.is_dir() or not os.access(base, os.W_OK | os.X_OK):
+            raise KutschError(f"--out {path}: cannot create it, {base} is not a writable directory")
     plan = BalancePlan(counts, items, bots, tgt, g, t, check_seed(int(parse_count(seed, "--seed", 0, 2**63 - 1))),
                        c, cg, strong, sg, parse_threads(threads), path, bool(resume))
     if resume and (path / MANIFEST).is_file():
