@@ -125,7 +125,7 @@ def prep_reference_nb(v):
     spread_t = 0.0
     for c in range(8):
         h = k_card[c]
-        if h == me:
+        if h == me or (c < 6 and c % 3 >= v.victory_cards):  # mine, or out of the game (victory-cards)
             continue
         w = victory_weight_nb(c, bags_open)
         ours = future_team_nb(c) == team
@@ -173,6 +173,7 @@ def test_prep_is_the_card_loop_to_the_bit():
         v["conf"] = conf
         v["tm"] = rng.random(10)
         v["hand_n"] = rng.integers(0, 5, 10)
+        v["victory_cards"] = 2 if i % 4 == 0 else 3  # R9, or the victory-cards house rule
         v["scr"] = rng.normal(size=v["scr"].shape)  # stale scratch: both must overwrite it
         views[2 * i + 1] = v
     out = np.zeros((k, 2, TR_KEEP))
@@ -198,7 +199,7 @@ def _declarable_rules(st, p):
     m = 0
     if st.sc[SC.VARIANTS] & VAR.FORTUNE:
         m |= 1 << DK.FORTUNE
-    if any(kind_nb(c) == IK.LOGE for c in hand) and both >= 3:
+    if any(kind_nb(c) == IK.LOGE for c in hand) and both >= st.sc[SC.LOGE_NEED]:  # R6.5: 3, or loge-items
         m |= 1 << DK.LOGE
     if own >= 1:
         m |= 1 << DK.TEAM
@@ -215,6 +216,7 @@ def test_holds_kind_and_declarable_agree_with_the_card_loop():
         st.sc[SC.N] = n
         st.sc[SC.BAGS_OPEN] = trial % 2
         st.sc[SC.VARIANTS] = VAR.FORTUNE if trial % 5 == 0 else 0
+        st.sc[SC.LOGE_NEED] = 3 if trial % 3 else 4
         # few seats so that hands of 3+ victory items (Loge claims) come up
         st.loc[:] = rng.integers(0, min(n, 3), N_CARDS)
         st.assoc[:n] = rng.integers(0, 2, n)
