@@ -172,3 +172,18 @@ def test_a_trial_left_running_by_a_killed_run_is_queued_again(tmp_path):
     assert optuna.trial.TrialState.RUNNING not in states
     waiting = [t.system_attrs.get("fixed_params") for t in again.trials if t.state == optuna.trial.TrialState.WAITING]
     assert fixed in waiting
+
+
+def test_the_answer_prefers_what_holds_at_the_stronger_rung_then_fewer_changes():
+    t = B.parse_target("smaller=50", 3)
+    rows = [{"change": "base", "meets": False, "knobs": 0, "after": 30.0},
+            {"change": "a=1+b=1", "meets": True, "knobs": 2, "after": 50.0, "strong_verdict": "undetermined (x)"},
+            {"change": "a=1", "meets": True, "knobs": 1, "after": 52.0, "strong_verdict": "undetermined (y)"},
+            {"change": "c=1", "meets": True, "knobs": 1, "after": 50.5, "strong_verdict": "fails"},
+            {"change": "d=1", "meets": False, "knobs": 1, "after": 49.9, "strong_verdict": "holds"}]
+    assert B.pick(rows, t)["change"] == "a=1"
+    rows[3]["strong_verdict"] = "holds"
+    assert B.pick(rows, t)["change"] == "c=1"
+    none_meet = [dict(r, meets=False) for r in rows]
+    assert B.pick(none_meet, t)["change"] == "d=1"  # the nearest
+    assert B.pick(rows[:1], t) is None

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ..sim.balance import Target, pick
 from .plots import DPI, OKABE_ITO, STYLE
 from .render import _to_html, _to_markdown
 from .sections import Section
@@ -147,19 +148,25 @@ def fair_section(fair: pd.DataFrame, trials: pd.DataFrame, target_text: str, qua
                  "target's region with its interval at most 2 points beyond it, **fails** when the interval misses "
                  "the region, **undetermined** otherwise, with the deals it would take.")
     lines = []
+    target = Target(*_target_fields(plan))
     for n, f in fair.groupby("players", sort=True):
-        ok = f[(f["change"] != "base") & f["meets"]]
-        b = f[f["change"] == "base"].iloc[0]
-        if len(ok):
-            r = ok.iloc[0]
-            at = f"; at `{strong}`: {r['strong_verdict']}" if strong else ""
-            lines.append(f"{n} players: `{r['change']}` takes {quantity} from {_v(b['before'], '')} to "
-                         f"{_ci(r, 'after', UNITS[quantity])}{at}.")
+        rows = f.to_dict("records")
+        b = next(r for r in rows if r["change"] == "base")
+        r = pick(rows, target)
+        u = UNITS[quantity]
+        base = f"the base rules give {_ci(pd.Series(b), 'before', u)}" + (
+            ", within the target already" if b["meets"] else "")
+        if strong:
+            base += f" (at `{strong}`: {_ci(pd.Series(b), 'strong_before', u)})"
+        if r is None:
+            lines.append(f"{n} players: {base}; no change could be measured.")
+            continue
+        at = f"; at `{strong}`: {_ci(pd.Series(r), 'strong_after', u)}, {r['strong_verdict']}" if strong else ""
+        if r["meets"]:
+            lines.append(f"{n} players: {base}; `{r['change']}` gives {_ci(pd.Series(r), 'after', u)}{at}.")
         else:
-            best = f[f["change"] != "base"]
-            what = f"the closest, `{best.iloc[0]['change']}`, gives {_ci(best.iloc[0], 'after', UNITS[quantity])}" \
-                if len(best) else "no change could be measured"
-            lines.append(f"{n} players: no change tried meets the target ({what}).")
+            lines.append(f"{n} players: {base}; no change tried meets the target, the nearest is `{r['change']}` "
+                         f"with {_ci(pd.Series(r), 'after', u)}{at}.")
     sec.bullets(lines)
     sec.table("Checked changes, on fresh deals", fair_table(fair, quantity))
     sec.image(fig, f"{target_text}: the quantity at each value of each rule, alone, per player count")
@@ -167,6 +174,11 @@ def fair_section(fair: pd.DataFrame, trials: pd.DataFrame, target_text: str, qua
              "from the target, plus half a point for a second change), is in `tables/trials.csv`; "
              "`tables/fair.csv` holds the checked rows at full precision. Both read with one `pd.read_csv`.")
     return sec
+
+
+def _target_fields(plan: dict) -> tuple:
+    t = plan["target"]
+    return t["quantity"], t["op"], t["value"], t["tolerance"]
 
 
 def write_balance_report(out_dir: Path, fair: pd.DataFrame, trials: pd.DataFrame, plan: dict,

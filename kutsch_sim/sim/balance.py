@@ -266,3 +266,24 @@ def check_quantity(target: Target, n: int, items: str) -> None:
             raise KutschError(f"--target loge: item set {items!r} has no Coat of Armor of the Loge at {n} players")
     if n > MAX_PLAYERS:
         raise KutschError(f"players must be at most {MAX_PLAYERS}")
+
+
+def _verdict_rank(v: object) -> int:
+    text = str(v) if isinstance(v, str) else ""
+    return 0 if text == "holds" else 2 if text == "fails" else 1
+
+
+def pick(rows: list[dict], target: Target) -> dict | None:
+    """The change a count's answer names, among its checked rows (the base rules' row left out):
+    of those that meet the target on the fresh deals, the one that fares best at the stronger
+    rung (holds, then undetermined, then fails), then with fewer changes, then nearer the
+    target; if none meets it, the nearest. None without a checked change."""
+    cands = [r for r in rows if r["change"] != "base"]
+    if not cands:
+        return None
+    ok = [r for r in cands if r["meets"]]
+    if ok:
+        return min(ok, key=lambda r: (_verdict_rank(r.get("strong_verdict")), r["knobs"],
+                                      target.distance(r["after"])))
+    return min(cands, key=lambda r: target.distance(r["after"]))
+

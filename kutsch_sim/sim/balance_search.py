@@ -351,21 +351,23 @@ def write_report(plan: BalancePlan, rows: list[dict]) -> Path:
 
 
 def summary_lines(plan: BalancePlan, rows: list[dict]) -> list[str]:
-    """A line per count: the best checked setting, before -> after, and at the stronger rung."""
+    """A line per count: the change its answer names (:func:`.balance.pick`), before -> after, and
+    at the stronger rung."""
     out = []
+    q = plan.target.quantity
     for n in plan.players:
         mine = [r for r in rows if r["players"] == n]
         base = next(r for r in mine if r["change"] == "base")
-        cands = [r for r in mine if r["change"] != "base"]
-        if not cands:
-            out.append(f"{n} players: no setting could be measured")
+        best = B.pick(mine, plan.target)
+        head = f"{n} players: base rules {q} {base['before']:.1f}" + (" (meets the target)" if base["meets"] else "")
+        if best is None:
+            out.append(f"{head}; no change could be measured")
             continue
-        best = next((r for r in cands if r["meets"]), cands[0])
-        met = "meets" if best["meets"] else "does not meet"
-        line = (f"{n} players: {best['change']}: {plan.target.quantity} {base['before']:.1f} -> {best['after']:.1f} "
-                f"({best['after_lo']:.1f} to {best['after_hi']:.1f}), {met} {plan.target.text}")
+        met = "meets" if best["meets"] else "nearest, does not meet"
+        line = (f"{head}; {best['change']}: {best['after']:.1f} ({best['after_lo']:.1f} to {best['after_hi']:.1f}), "
+                f"{met} {plan.target.text}")
         if plan.strong:
-            line += (f"; at {plan.strong} {best['strong_after']:.1f} ({best['strong_after_lo']:.1f} to "
-                     f"{best['strong_after_hi']:.1f}): {best['strong_verdict']}")
+            line += (f"; at {plan.strong} {best['strong_before']:.1f} -> {best['strong_after']:.1f} "
+                     f"({best['strong_after_lo']:.1f} to {best['strong_after_hi']:.1f}): {best['strong_verdict']}")
         out.append(line)
     return out
