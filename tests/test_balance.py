@@ -185,5 +185,5 @@ def test_the_answer_prefers_what_holds_at_the_stronger_rung_then_fewer_changes()
     rows[3]["strong_verdict"] = "holds"
     assert B.pick(rows, t)["change"] == "c=1"
     none_meet = [dict(r, meets=False) for r in rows]
-    assert B.pick(none_meet, t)["change"] == "d=1"  # the nearest
+    assert B.pick(none_meet, t)["change"] == "a=1+b=1"  # the nearest
     assert B.pick(rows[:1], t) is None
