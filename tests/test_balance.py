@@ -187,3 +187,26 @@ def test_the_answer_prefers_what_holds_at_the_stronger_rung_then_fewer_changes()
     none_meet = [dict(r, meets=False) for r in rows]
     assert B.pick(none_meet, t)["change"] == "a=1+b=1"  # the nearest
     assert B.pick(rows[:1], t) is None
+
+
+def test_side_conditions_are_one_sided_other_quantities():
+    t = B.parse_target("smaller=50")
+    keep = B.parse_keep("loge<=30, seat-edge<=2", t)
+    assert [k.quantity for k in keep] == ["loge", "seat-edge"]
+    assert B.kept(keep, {"loge": 29.0, "seat-edge": 1.0}) and not B.kept(keep, {"loge": 31.0, "seat-edge": 1.0})
+    for bad in ("loge=30", "smaller<=40", "loge<=30,loge<=20", "luck<=3"):
+        with pytest.raises(KutschError, match="--keep"):
+            B.parse_keep(bad, t)
+    res = CliRunner().invoke(app, ["balance", "--target", "smaller=50", "--keep", "loge=30", "--out", "/nonexistent/x"])
+    assert res.exit_code == 2 and res.stderr.count("\n") == 1
+
+
+def test_a_side_condition_counts_in_the_objective_and_the_answer(tmp_path):
+    plan = _plan(tmp_path / "k", target="order=50", keep="loge<=0.01", trials=0, check=1)
+    S.start(plan, "x")
+    S.search_count(plan, 4)
+    rows = S.trials_table(plan, 4)
+    measured = [r for r in rows if r["change"] != "base" and "invalid" not in r]
+    assert all(r["objective"] >= r["keep_loge"] - 0.01 - 1e-9 for r in measured)
+    checked = S.check_count(plan, 4)
+    assert not any(r["meets"] for r in checked)  # the Loge wins some games under every change

@@ -26,6 +26,11 @@ def balance_cmd(
         typer.Option("--target", "-t", metavar="Q=V", help="The balance target: smaller=50 (the smaller team's share "
                      "of team wins, %, odd counts), order=50, loge<=10 (Loge solo wins, %), seat-edge<=1 (points)."),
     ] = None,
+    keep: Annotated[
+        str | None,
+        typer.Option("--keep", metavar="Q<=V,...", help="Side conditions a change must keep, e.g. 'loge<=30' or "
+                     "'loge<=30,seat-edge<=2' (one-sided)."),
+    ] = None,
     tolerance: Annotated[float, typer.Option("--tolerance", metavar="PTS", help="For Q=V: the target's region is "
                                                                                  "V ± PTS.")] = 3.0,
     items: Items = "full",
@@ -52,7 +57,7 @@ def balance_cmd(
     from ..sim import balance_search as S
 
     try:
-        plan = S.balance_plan(players=players, items=items, bots=bots, target=target, tolerance=tolerance,
+        plan = S.balance_plan(players=players, items=items, bots=bots, target=target, tolerance=tolerance, keep=keep,
                               games=games, trials=trials, seed=seed, check=check, check_games=check_games,
                               strong=strong, strong_games=strong_games, threads=threads, out=out, resume=resume)
     except KutschError as e:

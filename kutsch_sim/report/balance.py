@@ -142,6 +142,9 @@ def fair_section(fair: pd.DataFrame, trials: pd.DataFrame, target_text: str, qua
         f"value, then pairs ({plan['trials']} trials, optuna TPE). The {plan['check']} best were played again on "
         f"{plan['check_games']:,} fresh deals (seed {plan['seed'] + 1}); the table gives those figures, with 95% "
         "intervals, the change paired game by game with the base rules.")
+    if plan.get("keep"):
+        sec.para("A change meets the target only if it also keeps the side conditions (their figures on the "
+                 "fresh deals); the search added the distance by which a change broke them to its objective.")
     if strong:
         sec.para(f"The last column plays the same changes and the base rules with `{strong}` on every seat "
                  f"({plan['strong_games']:,} deals, seed {plan['seed'] + 2}): **holds** when the figure lies in the "
@@ -179,6 +182,7 @@ def fair_section(fair: pd.DataFrame, trials: pd.DataFrame, target_text: str, qua
 def _target_fields(plan: dict) -> tuple:
     t = plan["target"]
     return t["quantity"], t["op"], t["value"], t["tolerance"]
+
 
 
 def write_balance_report(out_dir: Path, fair: pd.DataFrame, trials: pd.DataFrame, plan: dict,

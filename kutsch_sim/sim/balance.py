@@ -70,6 +70,28 @@ class Target:
         return max(0.0, x - self.value) if self.op == "<=" else max(0.0, self.value - x)
 
 
+def parse_keep(text: str | None, target: Target) -> tuple[Target, ...]:
+    """``--keep 'loge<=30,seat-edge<=2'``: side conditions a change must keep (one-sided, in the
+    target's units), each a quantity other than the target's."""
+    out = []
+    for tok in (text or "").split(","):
+        if not tok.strip():
+            continue
+        m = _TARGET_RE.fullmatch(tok.lower())
+        if m is None or m.group(1) not in QUANTITIES or m.group(2) == "=":
+            raise KutschError(f"--keep {tok.strip()!r}: expected QUANTITY<=VALUE or QUANTITY>=VALUE with QUANTITY one "
+                              f"of {', '.join(QUANTITIES)}")
+        if m.group(1) == target.quantity or m.group(1) in (k.quantity for k in out):
+            raise KutschError(f"--keep {tok.strip()!r}: {m.group(1)} is the target's quantity or named twice")
+        out.append(parse_target(tok))
+    return tuple(out)
+
+
+def kept(keep: tuple[Target, ...], values: dict[str, float]) -> bool:
+    """Every side condition holds at these estimates (``values[quantity]``)."""
+    return all(k.distance(values[k.quantity]) == 0 for k in keep)
+
+
 def parse_target(text: str | None, tolerance: float = 3.0) -> Target:
     """``smaller=50``, ``loge<=10``, ``order=50``, ``seat-edge<=1`` -> :class:`Target`."""
     if text is None or not str(text).strip():

@@ -9,7 +9,8 @@ interrupted search resumes with nothing lost):
 2. **Pairs.** The pairs of the four best single changes first, then optuna's TPE sampler
    (seeded) proposes pairs of rows and their values for ``trials`` trials in all. The
    objective is the distance to the target, in points, plus half a point for the second
-   change (a pair must do better than its parts to be preferred). A setting proposed again
+   change (a pair must do better than its parts to be preferred), plus the distance by which
+   it breaks each side condition (``--keep``, e.g. ``loge<=30``). A setting proposed again
    is not played again. The trials live in an SQLite study per count (``study-Np.db``).
 3. **Fresh deals.** The ``check`` best settings are played again, with the base rules, on
    ``check_games`` fresh deals (``seed + 1``): the winner's curse of picking the best of many
@@ -52,6 +53,7 @@ class BalancePlan:
     items: str
     bots: str
     target: B.Target
+    keep: tuple[B.Target, ...]
     games: int
     trials: int
     seed: int
@@ -75,6 +77,10 @@ class BalancePlan:
             d.pop(k)
         d["players"] = list(self.players)
         d["target"] = asdict(self.target)
+        if self.keep:  # (absent when empty, as in the stores written before side conditions existed)
+            d["keep"] = [asdict(k) for k in self.keep]
+        else:
+            d.pop("keep")
         d["engine"] = source_hash()
         d["rules_version"] = RULES_VERSION
         return d
@@ -84,12 +90,14 @@ class BalancePlan:
 
 
 def balance_plan(*, players: str, items: str, bots: str, target: str | None, tolerance: float = 3.0,
+                 keep: str | None = None,
                  games: str | int = 5000, trials: str | int = 40, seed: str | int = 1, check: str | int = 3,
                  check_games: str | int = 20000, strong: str | None = "search-s", strong_games: str | int = 1000,
                  threads: str | int | None = None, out: str | Path | None = None,
                  resume: bool = False) -> BalancePlan:
     """Check every option (a one-line :class:`KutschError` on the first bad one); writes nothing."""
     tgt = B.parse_target(target, tolerance)
+    kp = B.parse_keep(keep, tgt)
     counts = parse_players(players)
     items = canonical_item_set(items)
     (bots,) = check_bots((str(bots).strip(),))
@@ -100,7 +108,8 @@ def balance_plan(*, players: str, items: str, bots: str, target: str | None, tol
         (strong,) = check_bots((strong,))
     for n in counts:
         B.config(n, items, bots, ())  # the count, the item set and the bots at that count
-        B.check_quantity(tgt, n, items)
+        for t in (tgt, *kp):
+            B.check_quantity(t, n, items)
         if not B.choices(n, items):
             raise KutschError(f"--players {n}: no rule of the table can be changed at {n} players")
     g = parse_count(games, "--games", 100, 10**7)
@@ -124,7 +133,7 @@ def balance_plan(*, players: str, items: str, bots: str, target: str | None, tol
             base = base.parent
         if not base.is_dir() or not os.access(base, os.W_OK | os.X_OK):
             raise KutschError(f"--out {path}: cannot create it, {base} is not a writable directory")
-    plan = BalancePlan(counts, items, bots, tgt, g, t, check_seed(int(parse_count(seed, "--seed", 0, 2**63 - 1))),
+    plan = BalancePlan(counts, items, bots, tgt, kp, g, t, check_seed(int(parse_count(seed, "--seed", 0, 2**63 - 1))),
                        c, cg, strong, sg, parse_threads(threads), path, bool(resume))
     if resume and (path / MANIFEST).is_file():
         stored = json.loads((path / MANIFEST).read_text(encoding="utf-8")).get("plan")
@@ -192,9 +201,11 @@ def measure(plan: BalancePlan, n: int, setting: B.Setting, base: np.ndarray, bas
     rec = B.play(cfg, plan.seed, plan.games, base_id, advance)
     x, lo, hi = B.estimate(rec, n, plan.target.quantity)
     d, dlo, dhi = B.paired(rec, base, n, plan.target.quantity)
-    obj = plan.target.distance(x) + PAIR_PENALTY * (len(setting) - 1) if not math.isnan(x) else 1e6
+    side = {k.quantity: B.estimate(rec, n, k.quantity)[0] for k in plan.keep}
+    obj = plan.target.distance(x) + PAIR_PENALTY * (len(setting) - 1) + sum(
+        k.distance(side[k.quantity]) for k in plan.keep) if not math.isnan(x) else 1e6
     return {"change": B.label(setting), "knobs": len(setting), "value": x, "lo": lo, "hi": hi, "delta": d,
-            "delta_lo": dlo, "delta_hi": dhi, "objective": obj}
+            "delta_lo": dlo, "delta_hi": dhi, "objective": obj, **{f"keep_{q}": v for q, v in side.items()}}
 
 
 def search_count(plan: BalancePlan, n: int, advance: Advance | None = None,
@@ -313,7 +324,8 @@ def check_count(plan: BalancePlan, n: int, advance: Advance | None = None) -> li
         row = {"players": n, "change": lab, "knobs": 0 if lab == "base" else lab.count("+") + 1,
                "target": plan.target.text, "bots": plan.bots, "games": len(rec), "seed": s1}
         row |= _ci("before", B.estimate(base, n, q)) | _ci("after", after) | _ci("delta", B.paired(rec, base, n, q))
-        row["meets"] = B.meets(plan.target, after)
+        row["kept"] = B.kept(plan.keep, {k.quantity: B.estimate(rec, n, k.quantity)[0] for k in plan.keep})
+        row["meets"] = B.meets(plan.target, after) and row["kept"]
         for side in B.SIDE_EFFECTS:
             if side != q:
                 row |= _ci(f"{side}_after", B.estimate(rec, n, side))
@@ -326,6 +338,8 @@ def check_count(plan: BalancePlan, n: int, advance: Advance | None = None) -> li
             row |= {"strong": plan.strong, "strong_games": len(srec)} | _ci("strong_before", B.estimate(
                 strong_base, n, q)) | _ci("strong_after", sa) | _ci("strong_delta", B.paired(srec, strong_base, n, q))
             row["strong_verdict"] = B.verdict(plan.target, sa, len(srec))
+            if not B.kept(plan.keep, {k.quantity: B.estimate(srec, n, k.quantity)[0] for k in plan.keep}):
+                row["strong_verdict"] += ", breaks " + " and ".join(k.text for k in plan.keep)
         rows.append(row)
     return rows
 
@@ -344,9 +358,11 @@ def write_report(plan: BalancePlan, rows: list[dict]) -> Path:
 
     cols = ["players", "trial", "change", "knobs", "value", "lo", "hi", "delta", "delta_lo", "delta_hi", "objective",
             "default", "invalid"]
-    trials = pd.DataFrame([r for n in plan.players for r in trials_table(plan, n)]).reindex(columns=cols)
+    trials = pd.DataFrame([r for n in plan.players for r in trials_table(plan, n)])
+    trials = trials.reindex(columns=cols + [f"keep_{k.quantity}" for k in plan.keep])
     stored = json.loads((plan.out / MANIFEST).read_text(encoding="utf-8"))
-    return write_balance_report(plan.out, pd.DataFrame(rows), trials, stored["plan"], plan.target.text,
+    text = plan.target.text + "".join(f", keeping {k.text}" for k in plan.keep)
+    return write_balance_report(plan.out, pd.DataFrame(rows), trials, stored["plan"], text,
                                 plan.target.quantity, plan.target.region(), stored.get("command"))
 
 
