@@ -231,7 +231,8 @@ step_search() {
     --json reports/search/search-l_vs_search-m.json >"$OUT/search-l_vs_search-m.md"
 }
 
-# 13. What would make it fair: the smaller team at 3, 5, 7 and 9 players, and the Loge's solo wins
+# 13. What would make it fair: the smaller team at 3, 5, 7 and 9 players (and at 3 and 5 keeping the
+#     Loge's solo wins at 30% or less, with more deals at the stronger rung), and the Loge's solo wins
 #     at 3-10 (kutsch-sim balance, seed 2026; the stronger rung search-s) -> reports/balance/. Feeds
 #     docs/balance.md and the README. About an hour.
 copy_balance() {
@@ -245,6 +246,9 @@ step_balance() {
   kutsch-sim balance --players 3,5,7,9 --target smaller=50 --seed 2026 --games 10000 --strong-games 600 \
     --out "$RUNS/balance-smaller" $( [[ -d "$RUNS/balance-smaller" ]] && echo --resume )
   copy_balance "$RUNS/balance-smaller" reports/balance/smaller
+  kutsch-sim balance --players 3,5 --target smaller=50 --keep 'loge<=30' --seed 2026 --games 10000 \
+    --strong-games 2000 --out "$RUNS/balance-smaller-3-5" $( [[ -d "$RUNS/balance-smaller-3-5" ]] && echo --resume )
+  copy_balance "$RUNS/balance-smaller-3-5" reports/balance/smaller-3-5
   kutsch-sim balance --players 3-10 --target 'loge<=10' --seed 2026 --trials 30 --check 2 --strong-games 200 \
     --out "$RUNS/balance-loge" $( [[ -d "$RUNS/balance-loge" ]] && echo --resume )
   copy_balance "$RUNS/balance-loge" reports/balance/loge
