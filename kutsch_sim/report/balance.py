@@ -21,7 +21,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..sim.balance import Target, pick
 from .plots import DPI, OKABE_ITO, STYLE
 from .render import _to_html, _to_markdown
 from .sections import Section
@@ -151,11 +150,10 @@ def fair_section(fair: pd.DataFrame, trials: pd.DataFrame, target_text: str, qua
                  "target's region with its interval at most 2 points beyond it, **fails** when the interval misses "
                  "the region, **undetermined** otherwise, with the deals it would take.")
     lines = []
-    target = Target(*_target_fields(plan))
     for n, f in fair.groupby("players", sort=True):
         rows = f.to_dict("records")
         b = next(r for r in rows if r["change"] == "base")
-        r = pick(rows, target)
+        r = next((x for x in rows if x.get("answer") is True), None)  # chosen by the search (balance.pick)
         u = UNITS[quantity]
         base = f"the base rules give {_ci(pd.Series(b), 'before', u)}" + (
             ", within the target already" if b["meets"] else "")
@@ -177,12 +175,6 @@ def fair_section(fair: pd.DataFrame, trials: pd.DataFrame, target_text: str, qua
              "from the target, plus half a point for a second change), is in `tables/trials.csv`; "
              "`tables/fair.csv` holds the checked rows at full precision. Both read with one `pd.read_csv`.")
     return sec
-
-
-def _target_fields(plan: dict) -> tuple:
-    t = plan["target"]
-    return t["quantity"], t["op"], t["value"], t["tolerance"]
-
 
 
 def write_balance_report(out_dir: Path, fair: pd.DataFrame, trials: pd.DataFrame, plan: dict,

@@ -341,6 +341,9 @@ def check_count(plan: BalancePlan, n: int, advance: Advance | None = None) -> li
             if not B.kept(plan.keep, {k.quantity: B.estimate(srec, n, k.quantity)[0] for k in plan.keep}):
                 row["strong_verdict"] += ", breaks " + " and ".join(k.text for k in plan.keep)
         rows.append(row)
+    best = B.pick(rows, plan.target)
+    for row in rows:  # the change this count's answer names (the report reads it)
+        row["answer"] = best is not None and row["change"] == best["change"]
     return rows
 
 
