@@ -123,7 +123,7 @@ Scheduler = Annotated[
 ]
 
 
-COMPILING = ("kutsch-sim: compiling the engine (first run of these sources: under a minute on 2 cores; "
+COMPILING = ("kutsch-sim: compiling the engine (first run of these sources: one to two minutes on 2 cores; "
              "cached afterwards)")
 
 
