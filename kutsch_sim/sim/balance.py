@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..api import GameConfig
-from ..enums import MAX_PLAYERS, REC, WIN
+from ..enums import REC, WIN
 from ..errors import KutschError
 from ..rules_table import BY_NAME, SWITCHES, RuleSwitch
 
@@ -286,8 +286,6 @@ def check_quantity(target: Target, n: int, items: str) -> None:
 
         if not cards_in_game(parse_item_set(items), n)[C_LOGE]:
             raise KutschError(f"--target loge: item set {items!r} has no Coat of Armor of the Loge at {n} players")
-    if n > MAX_PLAYERS:
-        raise KutschError(f"players must be at most {MAX_PLAYERS}")
 
 
 def _verdict_rank(v: object) -> int:
