@@ -18,6 +18,7 @@ from .enums import MAX_PLAYERS, MIN_PLAYERS
 from .errors import KutschError
 from .rules_table import VARIANTS as VARIANTS  # R10; the table's rows, re-exported
 from .rules_table import hand_limit_at, knob_value, parse_variants, settle_variants, start_items, variant_mask
+from .spec import new_spec
 
 RULES_VERSION = 3  # bump with every change to the rules the engine plays (2: the R10 variants; 3: the Clairvoyant at any point of its holder's turn, R3)
 DEFAULT_TURN_CAP = 400
@@ -107,11 +108,20 @@ class GameConfig:
         """Bit mask of ``enums.Variant`` the kernels take."""
         return variant_mask(self.variants)
 
-    def arrays(self) -> tuple:
-        """(n, in_game, stamped, bots, bparams) as the kernels take them."""
+    def spec(self, seed: int, *, debug: bool = False, config_id: int | None = None, params=None,
+             side: tuple | None = None) -> np.ndarray:
+        """The game spec every kernel takes (:mod:`kutsch_sim.spec`): this configuration's
+        players, cards, bots and their parameter rows, turn cap, Drink switch, variants and house
+        rules, with the master ``seed``. ``config_id`` (default: :attr:`config_id`) keys the
+        games' streams; ``params`` replaces the profiles' parameter rows (float64[10, N_BPARAM]
+        or [10, N_ROLES * N_BPARAM], ``kutsch-sim tune``); ``side`` = (bot ids int8[2], rows
+        float64[2, ...]) seats the profiles by side of the table once the teams are dealt."""
         in_game = cards_in_game(parse_item_set(self.item_set), self.players, **self.deal)
-        bots, params = bot_arrays(self.bots)
-        return self.players, in_game, np.array(stamped_cards()), bots, params
+        bots, bparams = bot_arrays(self.bots)
+        return new_spec(self.players, in_game, np.array(stamped_cards()), bots,
+                        bparams if params is None else params, seed=check_seed(seed),
+                        config_id=self.config_id if config_id is None else config_id, turn_cap=self.turn_cap,
+                        drink=self.drink, variants=self.variant_bits, debug=debug, side=side)
 
     def describe(self) -> dict:
         return {
@@ -147,12 +157,10 @@ def play_game(cfg: GameConfig, seed: int, game: int = 0, *, debug: bool = False,
     from .search.games import traced_kernel
 
     seed = check_seed(seed)
-    n, in_game, stamped, bots, params = cfg.arrays()
-    kernel = traced_kernel(bots)
+    spec = cfg.spec(seed, debug=debug)
+    kernel = traced_kernel(spec)
     with parts_first(kernel):  # a cold compile: its independent parts on two processes first
-        rec, log, sc, bel, minor = kernel(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id,
-                                          game, cfg.turn_cap, cfg.drink, 1 if debug else 0, log_cap,
-                                          cfg.variant_bits)
+        rec, log, sc, bel, minor = kernel(spec, game, log_cap)
     return GameResult(cfg, seed, game, rec, log, sc, bel, minor)
 
 
@@ -163,7 +171,5 @@ def run_batch(cfg: GameConfig, seed: int, game0: int, n_games: int, *, debug: bo
     from .play import play_batch
     from .search.games import batch_kernel
 
-    seed = check_seed(seed)
-    n, in_game, stamped, bots, params = cfg.arrays()
-    return play_batch(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game0, n_games,
-                      cfg.turn_cap, cfg.drink, 1 if debug else 0, cfg.variant_bits, kernel=batch_kernel(bots))
+    spec = cfg.spec(seed, debug=debug)
+    return play_batch(spec, game0, n_games, kernel=batch_kernel(spec))

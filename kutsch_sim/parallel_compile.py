@@ -44,9 +44,8 @@ from pathlib import Path
 __all__ = ["PARTS", "STAGES", "compile_batch_parts", "parts_first", "parts_wanted"]
 
 # part name -> (module under kutsch_sim, function, argument types). "st" is the game state's
-# record, "vw" the View record inside it (st.mem.vw), "rs" a random stream in either, "0" the
-# literal 0; the rest are numba type names.
-_KERNEL_ARGS = ("i8", "b1[:]", "b1[:]", "int8[:]", "f8[:,:]", "u8", "i8", "i8", "i8", "b1", "i8", "i8")
+# record, "vw" the View record inside it (st.mem.vw), "rs" a random stream in either, "sp" the
+# game spec's record (kutsch_sim.spec), "0" the literal 0; the rest are numba type names.
 PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "below": ("rng", "below_nb", ("rs", "i8")),
     "below_0": ("rng", "below_nb", ("rs", "0")),
@@ -54,7 +53,7 @@ PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "popcount": ("bots.beliefs", "popcount_nb", ("i8",)),
     "choose": ("bots.policy", "choose_nb", ("vw",)),
     "log_row": ("engine.log", "log_row_nb", ("st", "i8", "i8", "i8", "i8", "i8")),
-    "init_game": ("play", "init_game_var_nb", ("st", *_KERNEL_ARGS)),
+    "init_game": ("play", "init_game_nb", ("st", "sp", "i8")),
     "seat_beliefs": ("bots.dispatch", "seat_beliefs_nb", ("st", "i8", "i8")),
     "refresh_seat": ("bots.dispatch", "refresh_seat_nb", ("st", "i8")),
     "hard_seat": ("bots.dispatch", "hard_seat_nb", ("st", "i8")),
@@ -97,12 +96,11 @@ def _types(spec: tuple[str, ...]) -> tuple:
     from numba import types
 
     from .engine.state import STATE_DT
+    from .spec import SPEC_DT
 
     st = numba.from_dtype(STATE_DT)
-    named = {"st": st, "vw": st.typeof("mem").typeof("vw"), "rs": st.typeof("rs"), "0": types.literal(0),
-             "i8": types.int64, "u8": types.uint64,
-             "b1": types.boolean, "int8[:]": types.int8[::1], "b1[:]": types.boolean[::1],
-             "f8[:,:]": types.float64[:, ::1]}
+    named = {"st": st, "vw": st.typeof("mem").typeof("vw"), "rs": st.typeof("rs"), "sp": numba.from_dtype(SPEC_DT),
+             "0": types.literal(0), "i8": types.int64}
     return tuple(named[s] for s in spec)
 
 

@@ -13,12 +13,9 @@ import numpy as np
 from .bots.dispatch import final_beliefs_nb, seat_bots_nb, seat_one_nb
 from .engine.game import play_turns_nb
 from .engine.state import new_state_nb, setup_nb
-from .enums import MAX_PLAYERS, N_REC, SC
+from .enums import N_REC, SC
 from .jit import njit, record_nb
 from .rng import mix64_nb, stream_key_nb
-
-
-TEAM_ROWS = MAX_PLAYERS + 2  # bots/bparams rows when the profiles go by side of the table (init_game_var_nb)
 
 
 @njit(cache=True)
@@ -30,44 +27,35 @@ def keep_alive_nb(buf):
 
 
 @njit(cache=True)
-def init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
-                     variants):
-    """Bots, their parameters and the R2 set-up of game ``game``; ``variants`` is the bit
-    mask of ``enums.Variant`` (R10).
+def init_game_nb(st, sp, game):
+    """Bots, their parameters and the R2 set-up of game ``game`` of the spec record ``sp``
+    (``kutsch_sim.spec``: players, cards, bots, seed, variants and house rules, R10).
 
-    Profiles by side (pure-team games, for measuring one profile against another, and the
-    role rows ``kutsch-sim tune`` plays): when ``bots`` has TEAM_ROWS rows, rows MAX_PLAYERS
-    and MAX_PLAYERS + 1 are the profiles of the two sides of the table: the Order's and the
-    Brotherhood's seats at even N, the smaller and the larger team's at odd N (R2.2). The
-    deal is made once to learn the teams and again, identically (the same stream), once every
-    seat has its side's profile, so the bots start from their own parameters; no seat learns
-    anything from it."""
-    seat_bots_nb(st, n, bots, bparams)
-    setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
-    if bots.shape[0] == TEAM_ROWS:
+    Profiles by side (``sp.by_side``: pure-team games, for measuring one profile against
+    another, and the role rows ``kutsch-sim tune`` plays): row 0 of ``sp.side_bots`` /
+    ``sp.side_params`` is the profile of the Order's seats at even N and of the smaller team's
+    at odd N (R2.2), row 1 the other side's. The deal is made once to learn the teams and again,
+    identically (the same stream), once every seat has its side's profile, so the bots start
+    from their own parameters; no seat learns anything from it."""
+    seat_bots_nb(st, sp.n, sp.bots, sp.bparams)
+    setup_nb(st, sp, game)
+    if sp.by_side:
         small = st.sc[SC.MINORITY]  # -1 at even N
-        for p in range(n):
+        for p in range(sp.n):
             side = st.assoc[p] if small < 0 else (0 if st.assoc[p] == small else 1)
-            seat_one_nb(st, p, bots, bparams, MAX_PLAYERS + side)
-        setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants)
+            seat_one_nb(st, p, sp.side_bots, sp.side_params, side)
+        setup_nb(st, sp, game)
 
 
 @njit(cache=True)
-def init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug):
-    """:func:`init_game_var_nb` with the base rules (no variant)."""
-    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, 0)
-
-
-@njit(cache=True)
-def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, log_cap,
-                variants):
-    """Play one game with an event log; returns (record, log rows, scalars, team beliefs
-    float64[10, 10], minority beliefs float64[10]) -- the beliefs each seat's bot holds at
-    the end (``bots.dispatch.final_beliefs_nb``)."""
+def play_one_nb(spec, game, log_cap):
+    """Play game ``game`` of ``spec`` (``kutsch_sim.spec``, a one-element array) with an event
+    log; returns (record, log rows, scalars, team beliefs float64[10, 10], minority beliefs
+    float64[10]) -- the beliefs each seat's bot holds at the end
+    (``bots.dispatch.final_beliefs_nb``)."""
     buf = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
     st = record_nb(buf)
-    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
-                     variants)
+    init_game_nb(st, record_nb(spec), game)
     play_turns_nb(st, -1)
     final_beliefs_nb(st)
     m = min(st.sc[SC.N_EVENTS], st.sc[SC.LOG_CAP])
@@ -77,25 +65,24 @@ def play_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_
 
 
 @njit(cache=True, nogil=True)
-def play_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, turn_cap, drink_on, debug, variants,
-                  out):
-    """Play games game0 .. game0+len(out)-1 of one configuration, one after another, into the
-    int32[n_games, N_REC] ``out`` (mutated). Releases the GIL, so :func:`play_batch` runs it
-    on several threads at once."""
+def play_games_nb(spec, game0, out):
+    """Play games game0 .. game0+len(out)-1 of ``spec`` (``kutsch_sim.spec``), one after
+    another, into the int32[n_games, N_REC] ``out`` (mutated). Releases the GIL, so
+    :func:`play_batch` runs it on several threads at once."""
     buf = new_state_nb(0, np.zeros((0, 3), np.int32))
     st = record_nb(buf)
+    sp = record_nb(spec)
     for i in range(out.shape[0]):
-        init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap, drink_on,
-                         debug, variants)
+        init_game_nb(st, sp, game0 + i)
         play_turns_nb(st, -1)
         out[i, :] = st.rec
     keep_alive_nb(buf)
 
 
-def play_batch(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, debug,
-               variants, threads=None, kernel=None):
-    """Play games game0 .. game0+n_games-1 of one configuration on ``threads`` threads (default:
-    numba's current thread count, ``numba.set_num_threads``). Returns int32[n_games, N_REC].
+def play_batch(spec, game0, n_games, threads=None, kernel=None):
+    """Play games game0 .. game0+n_games-1 of ``spec`` (``kutsch_sim.spec``) on ``threads``
+    threads (default: numba's current thread count, ``numba.set_num_threads``). Returns
+    int32[n_games, N_REC].
 
     Threads, not a ``prange`` loop: numba compiles a parallel loop's body into three more
     libraries, each holding the whole engine and the bots again, which made a third of the cold
@@ -110,18 +97,16 @@ def play_batch(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_gam
     kernel = play_games_nb if kernel is None else kernel
     out = np.zeros((n_games, N_REC), np.int32)
     threads = max(1, min(numba.get_num_threads() if threads is None else int(threads), n_games))
-    args = (n, in_game, stamped, bots, bparams, seed, config_id)
-    rest = (turn_cap, drink_on, debug, variants)
     with parts_first(kernel):  # a cold compile: its independent parts on two processes first
         if threads == 1:
-            kernel(*args, game0, *rest, out)
+            kernel(spec, game0, out)
             return out
         from concurrent.futures import ThreadPoolExecutor
 
         n_slices = min(n_games, 8 * threads)  # a few slices a thread even out their lengths
         bounds = [k * n_games // n_slices for k in range(n_slices + 1)]
         with ThreadPoolExecutor(max_workers=threads) as ex:
-            jobs = [ex.submit(kernel, *args, game0 + lo, *rest, out[lo:hi])
+            jobs = [ex.submit(kernel, spec, game0 + lo, out[lo:hi])
                     for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
             for j in jobs:
                 j.result()
@@ -266,16 +251,14 @@ def play_forward_nb(st, turns, k):
 
 
 @njit(cache=True)
-def rollouts_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug, variants,
-                at_turn, n_rollouts, turns):
-    """Play game ``game`` to turn ``at_turn`` (or its end), then play ``n_rollouts`` copies of
+def rollouts_nb(spec, game, at_turn, n_rollouts, turns):
+    """Play game ``game`` of ``spec`` to turn ``at_turn`` (or its end), then play ``n_rollouts`` copies of
     that position forward for ``turns`` turns (to the end if < 0), copy k on stream k, and the
     original on its own stream. Returns (int32[n_rollouts + 1, N_REC] records, the original's
     first; int64[n_rollouts + 1] the turn each stopped at)."""
     buf = new_state_nb(0, np.zeros((0, 3), np.int32))
     st = record_nb(buf)
-    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
-                     variants)
+    init_game_nb(st, record_nb(spec), game)
     play_turns_nb(st, at_turn)
     cbuf = new_state_nb(0, np.zeros((0, 3), np.int32))
     cp = record_nb(cbuf)

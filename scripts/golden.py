@@ -59,10 +59,9 @@ def games(cfg, cid: int) -> tuple[np.ndarray, list[np.ndarray]]:
     from kutsch_sim.play import play_batch
     from kutsch_sim.search.games import batch_kernel, traced_kernel
 
-    n, in_game, stamped, bots, params = cfg.arrays()
-    args = (n, in_game, stamped, bots, params, np.uint64(SEED), cid)
-    rec = play_batch(*args, 0, GAMES, cfg.turn_cap, cfg.drink, 0, cfg.variant_bits, kernel=batch_kernel(bots))
-    logs = [traced_kernel(bots)(*args, g, cfg.turn_cap, cfg.drink, 0, 50_000, cfg.variant_bits)[1] for g in range(3)]
+    spec = cfg.spec(SEED, config_id=cid)
+    rec = play_batch(spec, 0, GAMES, kernel=batch_kernel(spec))
+    logs = [traced_kernel(spec)(spec, g, 50_000)[1] for g in range(3)]
     return rec, logs
 
 

@@ -10,6 +10,7 @@ from numba import njit
 
 from kutsch_sim.api import GameConfig
 from kutsch_sim.bots.params import P_TOLD
+from kutsch_sim.bots.profiles import bot_arrays
 from kutsch_sim.engine.game import play_turn_nb
 from kutsch_sim.engine.state import as_record, new_state_nb
 from kutsch_sim.enums import SC
@@ -17,11 +18,13 @@ from kutsch_sim.play import init_game_nb
 
 
 @njit(cache=True)
-def prefix_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turns):
-    """A game played for ``turns`` turns (or to its end): the position a bot decides in."""
+def prefix_nb(spec, game, turns):
+    """Game ``game`` of ``spec`` played for ``turns`` turns (or to its end): the position a bot
+    decides in."""
     buf = new_state_nb(0, np.zeros((0, 3), np.int32))
     st = buf[0]
-    init_game_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, 400, True, 0)
+    n = spec[0].n
+    init_game_nb(st, spec[0], game)
     t = 0
     while st.sc[SC.OVER] == 0 and t < turns:
         play_turn_nb(st)
@@ -35,6 +38,6 @@ def prefix_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turns):
 def position(n, bots, game, turns, item_set="full", told=()):
     """``told``: seats told their team's size (P_TOLD bits 3: whichever it is)."""
     cfg = GameConfig(n, item_set=item_set, bots=bots)
-    nn, in_game, stamped, b, par = cfg.arrays()
+    par = bot_arrays(cfg.bots)[1]
     par[list(told), P_TOLD] = 3
-    return as_record(prefix_nb(nn, in_game, stamped, b, par, np.uint64(7), cfg.config_id, game, turns))
+    return as_record(prefix_nb(cfg.spec(7, params=par), game, turns))

@@ -42,7 +42,7 @@ from kutsch_sim.enums import (
     SC,
 )
 from kutsch_sim.jit import DISABLE_JIT, record_nb
-from kutsch_sim.play import init_game_var_nb
+from kutsch_sim.play import init_game_nb
 from kutsch_sim.engine.game import play_turns_nb
 
 assert DISABLE_JIT, "the honesty harness wraps kernels: run it with NUMBA_DISABLE_JIT=1"
@@ -165,12 +165,11 @@ def play(cfg: GameConfig, seed: int, game: int, hooks: Hooks, change=None, x: in
     """Play game ``game`` of ``cfg`` with ``hooks`` on; ``change(st, x, rng, trace_of)`` alters
     the deal right after set-up and returns the card permutation it made; the hooks' script is
     then the trace's (:func:`others_script`). Returns (state record, permutation)."""
-    n, in_game, stamped, bots, params = cfg.arrays()
+    spec = cfg.spec(seed)
     buf = new_state_nb(LOG_CAP, np.zeros((0, 3), np.int32))
     st = record_nb(buf)
     with hooks:  # (a NoChange raised by ``change`` leaves the hooks as it found them)
-        init_game_var_nb(st, n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game, cfg.turn_cap,
-                         cfg.drink, 0, cfg.variant_bits)
+        init_game_nb(st, record_nb(spec), game)
         perm = change(st, x, rng, trace_of) if change is not None else None
         if trace_of is not None:
             hooks.script, hooks.script_rs = others_script(trace_of, x, perm)

@@ -18,6 +18,7 @@ from kutsch_sim.bots.dispatch import refresh_seat_nb
 from kutsch_sim.bots.evidence import MODEL_FIT, MODEL_HAND, S1, S_SURE
 from kutsch_sim.bots.observer import observe_nb
 from kutsch_sim.bots.params import P_EVIDENCE, P_SOFT_TRUST
+from kutsch_sim.bots.profiles import bot_arrays
 from kutsch_sim.calib import fit as F
 from kutsch_sim.engine.state import as_record, copy_state
 from kutsch_sim.enums import EV, SC, SIDE_ATT
@@ -31,10 +32,10 @@ def sat(x, s):
 
 def game_state(n, bots, game, turns, params_edit=None):
     cfg = GameConfig(n, "full", bots)
-    nn, in_game, stamped, b, par = cfg.arrays()
+    par = bot_arrays(cfg.bots)[1]
     if params_edit:
         params_edit(par)
-    return as_record(prefix_nb(nn, in_game, stamped, b, par, np.uint64(11), cfg.config_id, game, turns)), par
+    return as_record(prefix_nb(cfg.spec(11, params=par), game, turns)), par
 
 
 def together(a, x, y):

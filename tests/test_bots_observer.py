@@ -19,6 +19,7 @@ from numba import njit
 from kutsch_sim.api import GameConfig
 from kutsch_sim.bots.beliefs import A_MAX, SMALL_N
 from kutsch_sim.bots.dispatch import bot_choose_nb, read_seats_nb, refresh_seat_nb, seat_beliefs_nb
+from kutsch_sim.bots.profiles import bot_arrays
 from kutsch_sim.engine.state import as_record, copy_state
 from kutsch_sim.enums import (
     CLAIR_DRAW,
@@ -149,7 +150,7 @@ def test_soft_evidence_factors_match_the_log_weights(n):
     from kutsch_sim.bots.params import P_SOFT_TRUST
 
     cfg = GameConfig(n, "full", ("smart-v2",) * n)  # the hand-set model (bots.evidence: model 0)
-    nn, in_game, stamped, bots, params = cfg.arrays()
+    params = bot_arrays(cfg.bots)[1]
     # trusts 0.5 (the profile's), 0.25 (two seats), 1.0 and 0 at one table
     params[1, P_SOFT_TRUST] = 0.25
     params[2, P_SOFT_TRUST] = 1.0
@@ -157,7 +158,7 @@ def test_soft_evidence_factors_match_the_log_weights(n):
     params[4, P_SOFT_TRUST] = 0.25
     priv_seen = False
     for game in range(4):
-        st = as_record(prefix_nb(nn, in_game, stamped, bots, params, np.uint64(3), cfg.config_id, game, 8 * n))
+        st = as_record(prefix_nb(cfg.spec(3, params=params), game, 8 * n))
         na = int(st.sc[SC.N_ASG])
         trusts = sorted({float(params[p, P_SOFT_TRUST]) for p in range(n)} - {0.0})
         assert int(st.mem.bel_nts) == len(trusts)

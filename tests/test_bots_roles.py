@@ -29,6 +29,7 @@ from kutsch_sim.bots.params import (
 )
 from kutsch_sim.bots.view import fill_light_nb
 from kutsch_sim.cards_nb import C_LOGE
+from kutsch_sim.engine.state import new_state
 from kutsch_sim.enums import DEC, REC
 from kutsch_sim.errors import KutschError
 from kutsch_sim.play import play_batch, play_one_nb
@@ -80,27 +81,32 @@ def test_the_view_reads_the_row_of_the_seats_role(n):
     st.k_card[seat, C_LOGE] = lo
 
 
-def test_role_rows_equal_to_the_base_row_play_the_same_games():
+def test_role_rows_equal_to_the_base_row_seat_the_same_bots():
+    """The game spec widens every parameter table to role rows (``kutsch_sim.spec``): a seat
+    whose role rows equal its base row gets the same memory as from a base row alone."""
     cfg = GameConfig(5, "full", ("smart", "greedy", "smart", "smart", "greedy"))
-    n, in_game, stamped, bots, par = cfg.arrays()
-    args = (np.uint64(5), cfg.config_id, 0, 200, cfg.turn_cap, True, 0, 0)
-    base = play_batch(n, in_game, stamped, bots, par, *args)
-    wide = profiles.with_roles(par)
-    assert np.array_equal(base, play_batch(n, in_game, stamped, bots, wide, *args))
-    wide[:n, ROLE_MINORITY * N_BPARAM + P_DECLARE_THRESHOLD] = 0.55  # a bolder smaller team plays other games
-    assert (play_batch(n, in_game, stamped, bots, wide, *args) != base).any()
+    bots, par = profiles.bot_arrays(cfg.bots)
+    narrow, wide = new_state(0), new_state(0)
+    seat_bots_nb(narrow, 5, bots, par)
+    seat_bots_nb(wide, 5, bots, profiles.with_roles(par))
+    for f in ("bot", "bparam", "brow", "brole"):
+        assert np.array_equal(getattr(narrow.mem, f), getattr(wide.mem, f)), f
+    base = play_batch(cfg.spec(5), 0, 200)
+    wider = profiles.with_roles(par)
+    wider[:5, ROLE_MINORITY * N_BPARAM + P_DECLARE_THRESHOLD] = 0.55  # a bolder smaller team plays other games
+    assert (play_batch(cfg.spec(5, params=wider), 0, 200) != base).any()
 
 
 @pytest.mark.parametrize("n,items", [(3, "basic"), (5, "full"), (7, "basic"), (9, "full")])
 def test_told_seats_hold_the_truth_about_their_teams_size(n, items):
     cfg = GameConfig(n, items, tuple(("smart", "greedy")[p % 3 == 2] for p in range(n)))
-    nn, in_game, stamped, bots, par = cfg.arrays()
+    par = profiles.bot_arrays(cfg.bots)[1]
     par[:n, P_TOLD] = 3
     par[0, P_TOLD] = 0  # seat 0 is not told
+    spec = cfg.spec(2, params=par)
     free = []
     for g in range(12):
-        rec, _, _, _, minor = play_one_nb(nn, in_game, stamped, bots, par, np.uint64(2), cfg.config_id, g, 400,
-                                          True, 0, 20000, 0)
+        rec, _, _, _, minor = play_one_nb(spec, g, 20000)
         truth = (rec[REC.TEAM0:REC.TEAM0 + n] == rec[REC.MINORITY]).astype(float)
         assert np.array_equal(minor[1:n], truth[1:])
         free.append(minor[0])
@@ -109,13 +115,13 @@ def test_told_seats_hold_the_truth_about_their_teams_size(n, items):
 
 def test_told_bits_tell_only_the_team_they_name():
     cfg = GameConfig(5, "basic", ("smart",) * 5)
-    nn, in_game, stamped, bots, par = cfg.arrays()
+    par = profiles.bot_arrays(cfg.bots)[1]
     for bits, told_minority in ((1, True), (2, False)):
         par[:5, P_TOLD] = bits
+        spec = cfg.spec(1, params=par)
         for g in range(6):
             r = play_game(cfg, 1, g)  # (for the truth of game g)
-            rec, _, _, _, minor = play_one_nb(nn, in_game, stamped, bots, par, np.uint64(1), cfg.config_id, g,
-                                              400, True, 0, 20000, 0)
+            rec, _, _, _, minor = play_one_nb(spec, g, 20000)
             assert np.array_equal(rec[REC.TEAM0:REC.TEAM0 + 5], r.record[REC.TEAM0:REC.TEAM0 + 5])
             for p in range(5):
                 in_minority = rec[REC.TEAM0 + p] == rec[REC.MINORITY]

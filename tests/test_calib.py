@@ -17,9 +17,7 @@ SEED = 31
 
 def claims(n: int, items: str, bots: tuple[str, ...], games: int, threads: int = 1):
     cfg = GameConfig(n, items, bots)
-    nn, in_game, stamped, b, params = cfg.arrays()
-    rec, cl, dropped = R.record_claims(nn, in_game, stamped, b, params, np.uint64(SEED), cfg.config_id, 0, games,
-                                       cfg.turn_cap, cfg.drink, cfg.variant_bits, threads=threads)
+    rec, cl, dropped = R.record_claims(cfg.spec(SEED), 0, games, threads=threads)
     return cfg, rec, cl, dropped
 
 

@@ -185,13 +185,11 @@ def test_hand_limit_3_a_fourth_item_is_given_away() -> None:
 # ------------------------------------------------------------------ smaller-told (R2.2)
 def _dealt(cfg: GameConfig, game: int = 0):
     """The state right after the R2 set-up of game ``game`` of ``cfg`` (debug on)."""
-    from kutsch_sim.engine.state import new_state
-    from kutsch_sim.play import init_game_var_nb
+    from kutsch_sim.engine.state import as_record, new_state
+    from kutsch_sim.play import init_game_nb
 
-    n, in_game, stamped, bots, params = cfg.arrays()
     st = new_state(4096, np.zeros((0, 3), np.int32))
-    init_game_var_nb(st, n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, game, 400, True, 1,
-                     cfg.variant_bits)
+    init_game_nb(st, as_record(cfg.spec(SEED, debug=True)), game)
     assert st.sc[SC.ERROR] == 0
     return st
 

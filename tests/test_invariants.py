@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from kutsch_sim.api import GameConfig
 from kutsch_sim.cards import card_player_range
 from kutsch_sim.engine.game import play_nb
-from kutsch_sim.engine.state import new_state
+from kutsch_sim.engine.state import as_record, new_state
 from kutsch_sim.enums import (
     BROTHERHOOD,
     EV,
@@ -41,11 +41,11 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 def play_random(n: int, items: str, seed: int, game: int, drink: bool):
     cfg = GameConfig(n, items, drink=drink, turn_cap=TURN_CAP)
-    n, in_game, stamped, bots, params = cfg.arrays()
+    spec = cfg.spec(seed, debug=True)
     s = new_state(LOG_CAP, np.zeros((0, 3), np.int32))
-    init_game_nb(s, n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, game, TURN_CAP, drink, 1)
+    init_game_nb(s, as_record(spec), game)
     play_nb(s)
-    return s, in_game
+    return s, spec[0]["in_game"] == 1
 
 
 class Replay:

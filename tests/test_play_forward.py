@@ -10,7 +10,7 @@ from kutsch_sim.api import GameConfig, run_batch
 from kutsch_sim.engine.game import play_turns_nb
 from kutsch_sim.engine.state import STATE_DT, as_record, new_state
 from kutsch_sim.enums import REC, SC
-from kutsch_sim.play import copy_state_nb, init_game_var_nb, play_forward_nb, rollouts_nb
+from kutsch_sim.play import copy_state_nb, init_game_nb, play_forward_nb, rollouts_nb
 
 SEED = 11
 CASES = [(6, "full", ("smart",), ()), (9, "basic+Loge", ("smart",), ()), (4, "full", ("greedy", "smart"), ()),
@@ -18,10 +18,8 @@ CASES = [(6, "full", ("smart",), ()), (9, "basic+Loge", ("smart",), ()), (4, "fu
 
 
 def started(cfg: GameConfig, game: int, turns: int):
-    n, in_game, stamped, bots, params = cfg.arrays()
     st = new_state(0)
-    init_game_var_nb(st, n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, game, cfg.turn_cap,
-                     cfg.drink, 0, cfg.variant_bits)
+    init_game_nb(st, as_record(cfg.spec(SEED)), game)
     play_turns_nb(st, turns)
     return st
 
@@ -51,8 +49,7 @@ def test_play_forward_stops_after_the_turns_asked():
 
 def test_rollouts_branch_on_their_own_streams_reproducibly():
     cfg = GameConfig(6, "full", ("smart",))
-    n, in_game, stamped, bots, params = cfg.arrays()
-    args = (n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, 3, cfg.turn_cap, cfg.drink, 0, 0)
+    args = (cfg.spec(SEED), 3)
     recs, stop = rollouts_nb(*args, 2, 12, -1)
     again, _ = rollouts_nb(*args, 2, 12, -1)
     assert np.array_equal(recs, again)
@@ -100,8 +97,6 @@ def test_a_batch_is_the_same_games_on_any_number_of_threads(threads):
     from kutsch_sim.play import play_batch
 
     cfg = GameConfig(6, "full", ("smart",))
-    n, in_game, stamped, bots, params = cfg.arrays()
-    rec = play_batch(n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, 5, 37, cfg.turn_cap,
-                     cfg.drink, 0, cfg.variant_bits, threads=threads)
+    rec = play_batch(cfg.spec(SEED), 5, 37, threads=threads)
     one_by_one = np.vstack([run_batch(cfg, SEED, 5 + g, 1) for g in range(37)])
     assert rec.shape == (37, one_by_one.shape[1]) and np.array_equal(rec, one_by_one)

@@ -193,16 +193,16 @@ def test_strict_run_names_the_illegal_or_unused_line() -> None:
 
 def test_play_turns_matches_play_nb() -> None:
     """The runner's turn loop agrees with the engine's: same final state, turn by turn or at once."""
-    from kutsch_sim.engine.state import new_state
+    from kutsch_sim.engine.state import as_record, new_state
     from kutsch_sim.play import init_game_nb
 
     cfg = GameConfig(6, "full", turn_cap=60)
-    n, in_game, stamped, bots, params = cfg.arrays()
+    sp = as_record(cfg.spec(3, debug=True))
     for game in range(5):
         states = []
         for _ in range(2):
             st = new_state(4096, np.zeros((0, 3), np.int32))
-            init_game_nb(st, n, in_game, stamped, bots, params, np.uint64(3), cfg.config_id, game, 60, True, 1)
+            init_game_nb(st, sp, game)
             states.append(st)
         play_turns(states[0], None)
         while not states[1].sc[SC.OVER]:
@@ -213,13 +213,12 @@ def test_play_turns_matches_play_nb() -> None:
 
 
 def test_from_state_round_trip_mid_game() -> None:
-    from kutsch_sim.engine.state import new_state
+    from kutsch_sim.engine.state import as_record, new_state
     from kutsch_sim.play import init_game_nb
 
     cfg = GameConfig(7, "full")
-    n, in_game, stamped, bots, params = cfg.arrays()
     st = new_state(0, np.zeros((0, 3), np.int32))
-    init_game_nb(st, n, in_game, stamped, bots, params, np.uint64(1), cfg.config_id, 0, 400, True, 1)
+    init_game_nb(st, as_record(cfg.spec(1, debug=True)), 0)
     play_turns(st, 12)
     pos = Position.from_state(st)
     assert Position.parse(pos.to_text()) == pos

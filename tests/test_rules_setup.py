@@ -8,7 +8,7 @@ import pytest
 from kutsch_sim.api import GameConfig
 from kutsch_sim.cards import CARD_NAMES, stamped_cards
 from kutsch_sim.cards_nb import C_BAG_GOBLET, C_BAG_KEY
-from kutsch_sim.engine.state import new_state
+from kutsch_sim.engine.state import as_record, new_state
 from kutsch_sim.enums import BROTHERHOOD, IK, LOC_DECK, LOC_OUT, LOC_PILE, N_CARDS, N_OCCS, ORDER, SC
 from kutsch_sim.notation.names import KIND_CARDS
 from kutsch_sim.play import init_game_nb
@@ -24,9 +24,8 @@ GAMES = 25
 def deal(n: int, items: str = "basic", game: int = 0, drink: bool = True):
     """The state right after R2 set-up of game ``game`` (debug on)."""
     cfg = GameConfig(n, items, drink=drink)
-    n, in_game, stamped, bots, params = cfg.arrays()
     st = new_state(4096, np.zeros((0, 3), np.int32))
-    init_game_nb(st, n, in_game, stamped, bots, params, np.uint64(11), cfg.config_id, game, 400, drink, 1)
+    init_game_nb(st, as_record(cfg.spec(11, debug=True)), game)
     assert st.sc[SC.ERROR] == 0
     return st
 

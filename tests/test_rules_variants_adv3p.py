@@ -25,7 +25,7 @@ from kutsch_sim.enums import BROTHERHOOD, DEC, EV, ORDER, SC, VAR
 from kutsch_sim.errors import KutschError
 from kutsch_sim.notation.position import Position
 from kutsch_sim.notation.run import run
-from kutsch_sim.play import init_game_var_nb
+from kutsch_sim.play import init_game_nb
 
 from _helpers_variants import rows
 
@@ -42,12 +42,12 @@ deck: Knives
 
 def test_R10_advanced_3p_deal_three_cards_each_team_is_the_majority() -> None:
     cfg = GameConfig(3, "basic", ("first",), variants=("advanced-3p",))
-    n, in_game, stamped, bots, params = cfg.arrays()
+    assert cfg.variant_bits == VAR.ADV3P
+    sp = as_record(cfg.spec(5, debug=True))
     seen_minority = set()
     for game in range(40):
         st = new_state(4096)
-        init_game_var_nb(st, n, in_game, stamped, bots, params, np.uint64(5), cfg.config_id, game, 400, True, 1,
-                         VAR.ADV3P)
+        init_game_nb(st, sp, game)
         cards = st.acard[:3]
         assert ((cards == ORDER) | (cards == BROTHERHOOD)).all() and (st.acard[3:] == -1).all()
         dealt = cards.ravel().tolist() + [int(st.sc[SC.LEFTOVER])]
@@ -172,12 +172,11 @@ def test_R10_advanced_3p_beliefs_weigh_seen_cards_exactly() -> None:
 
 # ---------------------------------------------------------------------------- bots see only their view
 @njit(cache=True)
-def adv_prefix_nb(in_game, stamped, bots, bparams, config_id, game, turns):
-    """An advanced 3-player game played for ``turns`` turns (or to its end)."""
+def adv_prefix_nb(spec, game, turns):
+    """Game ``game`` of an advanced 3-player ``spec`` played for ``turns`` turns (or to its end)."""
     buf = new_state_nb(0, np.zeros((0, 3), np.int32))
     st = buf[0]
-    init_game_var_nb(st, 3, in_game, stamped, bots, bparams, np.uint64(7), config_id, game, 400, True, 0,
-                     VAR.ADV3P)
+    init_game_nb(st, spec[0], game)
     t = 0
     while st.sc[SC.OVER] == 0 and t < turns:
         play_turn_nb(st)
@@ -197,11 +196,11 @@ def adv_action_nb(st, seat):
 
 def test_R10_advanced_3p_decisions_ignore_the_unseen_association_cards() -> None:
     cfg = GameConfig(3, "full", ("smart", "greedy", "smart"), variants=("advanced-3p",))
-    _, in_game, stamped, bots, params = cfg.arrays()
+    spec = cfg.spec(7)
     rng = np.random.default_rng(4)
     checked = 0
     for game in range(25):
-        st = as_record(adv_prefix_nb(in_game, stamped, bots, params, cfg.config_id, game, int(rng.integers(0, 30))))
+        st = as_record(adv_prefix_nb(spec, game, int(rng.integers(0, 30))))
         if st.sc[SC.OVER]:
             continue
         seat = int(st.sc[SC.ACTIVE])

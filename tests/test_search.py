@@ -15,7 +15,7 @@ from kutsch_sim.engine.game import play_turns_nb
 from kutsch_sim.engine.invariants import check_nb
 from kutsch_sim.engine.state import as_record, copy_state, new_state
 from kutsch_sim.enums import EV, LOC_DECK, LOC_OUT, LOC_PILE, MAX_PLAYERS, N_CARDS, N_OCCS, SC
-from kutsch_sim.play import init_game_var_nb
+from kutsch_sim.play import init_game_nb
 from kutsch_sim.search.games import work_states_nb
 from kutsch_sim.search.lookahead import MAX_WIDTH, WINS_LEN, search_turn_nb
 from kutsch_sim.search.sample import sample_world_nb
@@ -29,10 +29,8 @@ SCRATCH = {"vw", "bel_bins"}  # filled by every decision (or refresh) before it 
 def position(n: int, items: str, variants: tuple, game: int, turns: int, bots=("smart",)):
     """A smart game played ``turns`` turns, the active seat's beliefs brought up to date."""
     cfg = GameConfig(n, items, bots, variants=variants)
-    nn, in_game, stamped, b, params = cfg.arrays()
     st = new_state(0)
-    init_game_var_nb(st, nn, in_game, stamped, b, params, np.uint64(SEED), cfg.config_id, game, cfg.turn_cap,
-                     cfg.drink, 0, cfg.variant_bits)
+    init_game_nb(st, as_record(cfg.spec(SEED)), game)
     play_turns_nb(st, turns)
     me = int(st.sc[SC.ACTIVE])
     refresh_seat_nb(st, me)
@@ -242,15 +240,13 @@ def test_without_a_search_seat_the_games_are_smarts():
     """A search seat with no look-ahead to make (a budget of 0 samples) plays smart's game."""
     cfg = GameConfig(6, "full", ("smart",))
     want = run_batch(cfg, SEED, 0, 4)
-    n, in_game, stamped, bots, params = cfg.arrays()
+    spec = cfg.spec(SEED)
     from kutsch_sim.bots.params import BOT_SEARCH
     from kutsch_sim.search.games import play_search_games_nb
 
     out = np.zeros_like(want)
-    bots = bots.copy()
-    bots[:n] = BOT_SEARCH
-    play_search_games_nb(n, in_game, stamped, bots, params, np.uint64(SEED), cfg.config_id, 0, cfg.turn_cap,
-                         cfg.drink, 0, cfg.variant_bits, out)
+    spec[0]["bots"][:6] = BOT_SEARCH
+    play_search_games_nb(spec, 0, out)
     assert np.array_equal(out, want)
 
 

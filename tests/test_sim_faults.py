@@ -172,7 +172,7 @@ def test_a_ctrl_c_that_surfaces_as_another_error_ends_in_one_line(monkeypatch, c
     from kutsch_sim.cli import app as cli_app
 
     def failing_compile():
-        raise RuntimeError("no compiled object yet for <Library 'init_game_var_nb'>")
+        raise RuntimeError("no compiled object yet for <Library 'init_game_nb'>")
 
     monkeypatch.setattr(cli_app, "app", failing_compile)
     monkeypatch.setattr(cli_app.threading, "main_thread", lambda: None)  # keep pytest's own SIGINT handler

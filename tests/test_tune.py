@@ -99,9 +99,9 @@ def test_a_small_tuning_writes_a_profile_and_resumes_without_replaying(tmp_path,
 
 def test_the_baseline_is_the_plain_games_and_the_row_goes_to_the_roles_team_only(tmp_path):
     from kutsch_sim.api import GameConfig, run_batch
-    from kutsch_sim.engine.state import new_state
+    from kutsch_sim.engine.state import as_record, new_state
     from kutsch_sim.play import init_game_nb
-    from kutsch_sim.sim.tune import play, side_arrays, tune_plan
+    from kutsch_sim.sim.tune import play, spec, tune_plan
 
     plan = tune_plan(players=5, items="basic", role="majority", bracket="honest", against="smart", params=None,
                      games=100, trials=1, seed=9, threads=2, out=tmp_path / "m.csv")
@@ -109,10 +109,10 @@ def test_the_baseline_is_the_plain_games_and_the_row_goes_to_the_roles_team_only
     assert np.array_equal(play(plan, None, 9, 300), role_wins(rec, 5, "majority"))
     larger = rec[:, REC.TEAM0:REC.TEAM0 + 5] != rec[:, REC.MINORITY][:, None]
     # the row goes to the larger team's seats, game by game: the seats that read it are those
-    cfg, arrays = side_arrays(plan, {"aggression": 2.75})
+    sp = as_record(spec(plan, {"aggression": 2.75}, 9))
     st = new_state(0)
     for g in range(40):
-        init_game_nb(st, *arrays, np.uint64(9), cfg.config_id, g, cfg.turn_cap, True, 0)
+        init_game_nb(st, sp, g)
         got = st.mem.brow[:5, ROLE_MAJORITY - 1, PARAM_NAMES.index("aggression")] == 2.75
         assert np.array_equal(got, larger[g]), g
     # a reckless larger team (declaring at lower confidence, attacking more) plays other games

@@ -49,7 +49,7 @@ from ..engine.game import action_options_nb, play_turns_nb
 from ..engine.state import new_state_nb
 from ..enums import ACT_DECLARE, ACT_MUL, DEC, DK, N_REC, SC, WIN
 from ..jit import njit, record_nb
-from ..play import copy_state_nb, init_game_var_nb, keep_alive_nb
+from ..play import copy_state_nb, init_game_nb, keep_alive_nb
 from ..search.lookahead import MAX_WIDTH, WINS_LEN, search_turn_nb
 
 # claim types
@@ -243,9 +243,8 @@ def won_nb(st, p):
 
 
 @njit(cache=True, nogil=True)
-def claims_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, turn_cap, drink_on, debug, variants,
-                    out, claims):
-    """Play games game0 .. game0+len(out)-1 as ``play.play_games_nb`` (searching seats as
+def claims_games_nb(spec, game0, out, claims):
+    """Play games game0 .. game0+len(out)-1 of ``spec`` (``kutsch_sim.spec``) as ``play.play_games_nb`` (searching seats as
     ``search.games.play_search_games_nb``) into ``out``, and write the claims of every
     ``smart`` and ``search`` seat's turns into ``claims`` (float64[R, N_COL]). Returns the number
     of claims made (rows past R are dropped)."""
@@ -259,11 +258,11 @@ def claims_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, 
     base, world, work = record_nb(b0), record_nb(b1), record_nb(b2)
     cand = np.zeros(MAX_WIDTH, np.int64)
     wins = np.zeros(WINS_LEN, np.float64)
+    sp = record_nb(spec)
     k = 0
     for i in range(out.shape[0]):
         g = game0 + i
-        init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, g, turn_cap, drink_on, debug,
-                         variants)
+        init_game_nb(st, sp, g)
         k0 = k
         while st.sc[SC.OVER] == 0:
             p = st.sc[SC.ACTIVE]
@@ -288,9 +287,8 @@ def claims_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, 
     return k
 
 
-def record_claims(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_games, turn_cap, drink_on, variants,
-                  threads=None):
-    """Play games game0 .. game0+n_games-1 of one configuration with their claims, on
+def record_claims(spec, game0, n_games, threads=None):
+    """Play games game0 .. game0+n_games-1 of ``spec`` (``kutsch_sim.spec``) with their claims, on
     ``threads`` threads (numba's count by default). Returns (int32[n_games, N_REC] records,
     float64[k, N_COL] claims in game order, claims dropped for want of room)."""
     import numba
@@ -304,8 +302,7 @@ def record_claims(n, in_game, stamped, bots, bparams, seed, config_id, game0, n_
 
     def run(j):
         lo, hi = bounds[j], bounds[j + 1]
-        return claims_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0 + lo, turn_cap, drink_on, 0,
-                               variants, out[lo:hi], bufs[j])
+        return claims_games_nb(spec, game0 + lo, out[lo:hi], bufs[j])
 
     if threads == 1:
         made = [run(j) for j in range(n_slices)]

@@ -39,7 +39,7 @@ def play_cmd(
         fail(str(e))
     from ..search.games import searching
 
-    kernel = ("play_search_one_nb", "search/games.py") if searching(cfg.arrays()[3]) else ("play_one_nb", "play.py")
+    kernel = ("play_search_one_nb", "search/games.py") if searching(cfg.spec(0)) else ("play_one_nb", "play.py")
     if not common.kernel_cached(*kernel):
         typer.echo(common.COMPILING, err=True)
     result = play_game(cfg, seed, game, debug=debug)

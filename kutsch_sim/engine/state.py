@@ -264,15 +264,20 @@ def deal_advanced_3p_nb(st, rs):
 
 
 @njit(cache=True)
-def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on, debug, variants):
-    """R2 set-up of a fresh game of ``n`` players.
+def setup_nb(st, sp, game):
+    """R2 set-up of game ``game`` of the spec record ``sp`` (``kutsch_sim.spec``).
 
-    in_game, stamped: bool[21] masks (the item set at this player count, and the stamped
-    cards); variants: bit mask of ``enums.Variant`` (R10). Mutates ``st``. Random draws
+    The set-up reads of ``sp``: the players ``n``, the masks ``in_game`` and ``stamped``
+    (int8[21], 0/1: the item set at this player count, and the stamped cards), the stream keys
+    ``seed`` and ``config_id``, ``turn_cap``, ``drink_on``, ``debug`` and ``variants`` (the
+    bits of ``enums.Variant`` and the house rules' fields, R10). Mutates ``st``. Random draws
     come from the game's own stream.
     """
-    seed_stream_nb(st.rs, seed, config_id, game)
-    reset_scalars_nb(st, n, turn_cap, drink_on, debug, variants)
+    n = sp.n
+    in_game = sp.in_game
+    stamped = sp.stamped
+    seed_stream_nb(st.rs, sp.seed, sp.config_id, game)
+    reset_scalars_nb(st, n, sp.turn_cap, sp.drink_on, sp.debug, sp.variants)
     start_seats_nb(st, n)
     rs = st.rs
     st.hand_n[:] = 0
@@ -369,7 +374,7 @@ def setup_nb(st, n, in_game, stamped, seed, config_id, game, turn_cap, drink_on,
     st.sc[SC.DECK_N] = n_deck
     if n_deck == 0:
         st.sc[SC.BAGS_OPEN] = 1
-    st.sc[SC.DEBUG] = debug
+    st.sc[SC.DEBUG] = sp.debug
     log_nb(st, EV.SETUP_DONE, n_deck, 0, 0, 0)
 
     # record the starting position (Rec)

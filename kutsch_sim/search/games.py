@@ -14,7 +14,7 @@ from ..bots.params import BOT_SEARCH
 from ..engine.state import new_state_nb
 from ..enums import SC
 from ..jit import njit, record_nb
-from ..play import init_game_var_nb, keep_alive_nb, play_games_nb, play_one_nb
+from ..play import init_game_nb, keep_alive_nb, play_games_nb, play_one_nb
 from .lookahead import MAX_WIDTH, WINS_LEN, play_searching_nb
 
 
@@ -39,27 +39,24 @@ def play_to_end_nb(st):
 
 
 @njit(cache=True, nogil=True)
-def play_search_games_nb(n, in_game, stamped, bots, bparams, seed, config_id, game0, turn_cap, drink_on, debug,
-                         variants, out):
+def play_search_games_nb(spec, game0, out):
     """``play.play_games_nb`` with searching seats: games game0 .. game0+len(out)-1 into ``out``."""
     buf = new_state_nb(0, np.zeros((0, 3), np.int32))
     st = record_nb(buf)
+    sp = record_nb(spec)
     for i in range(out.shape[0]):
-        init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game0 + i, turn_cap, drink_on,
-                         debug, variants)
+        init_game_nb(st, sp, game0 + i)
         play_to_end_nb(st)
         out[i, :] = st.rec
     keep_alive_nb(buf)
 
 
 @njit(cache=True)
-def play_search_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
-                       log_cap, variants):
+def play_search_one_nb(spec, game, log_cap):
     """``play.play_one_nb`` with searching seats: one game with its event log."""
     buf = new_state_nb(log_cap, np.zeros((0, 3), np.int32))
     st = record_nb(buf)
-    init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, config_id, game, turn_cap, drink_on, debug,
-                     variants)
+    init_game_nb(st, record_nb(spec), game)
     play_to_end_nb(st)
     final_beliefs_nb(st)
     m = min(st.sc[SC.N_EVENTS], st.sc[SC.LOG_CAP])
@@ -68,17 +65,22 @@ def play_search_one_nb(n, in_game, stamped, bots, bparams, seed, config_id, game
     return res
 
 
-def searching(bots) -> bool:
-    """Does any seat (or side row) of ``bots`` (bot ids) play the search bot?"""
-    return bool(np.any(np.asarray(bots) == BOT_SEARCH))
+def searching(spec) -> bool:
+    """Does any seat of ``spec`` (``kutsch_sim.spec``), or a side's profile when it seats them by
+    side, play the search bot?"""
+    sp = spec[0]
+    ids = sp["bots"][: sp["n"]]
+    if sp["by_side"]:
+        ids = np.concatenate([ids, sp["side_bots"]])
+    return bool(np.any(ids == BOT_SEARCH))
 
 
-def batch_kernel(bots):
-    """The batch kernel for these seats: :func:`play_search_games_nb` if one searches, else
+def batch_kernel(spec):
+    """The batch kernel for ``spec``: :func:`play_search_games_nb` if a seat searches, else
     ``play.play_games_nb`` (for ``play.play_batch``'s ``kernel``)."""
-    return play_search_games_nb if searching(bots) else play_games_nb
+    return play_search_games_nb if searching(spec) else play_games_nb
 
 
-def traced_kernel(bots):
-    """The traced-game kernel for these seats (``play.play_one_nb``'s signature)."""
-    return play_search_one_nb if searching(bots) else play_one_nb
+def traced_kernel(spec):
+    """The traced-game kernel for ``spec`` (``play.play_one_nb``'s signature)."""
+    return play_search_one_nb if searching(spec) else play_one_nb

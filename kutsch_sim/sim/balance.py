@@ -169,12 +169,11 @@ def play(cfg: GameConfig, seed: int, n_games: int, base_id: int, advance=None) -
     from ..play import play_batch
     from ..search.games import batch_kernel
 
-    n, in_game, stamped, bots, params = cfg.arrays()
+    spec = cfg.spec(seed, config_id=base_id)
     out = []
     for g0 in range(0, n_games, CHUNK):
         k = min(CHUNK, n_games - g0)
-        out.append(play_batch(n, in_game, stamped, bots, params, np.uint64(seed), base_id, g0, k, cfg.turn_cap,
-                              cfg.drink, 0, cfg.variant_bits, kernel=batch_kernel(bots)))
+        out.append(play_batch(spec, g0, k, kernel=batch_kernel(spec)))
         if advance is not None:
             advance(k)
     return np.concatenate(out) if out else np.zeros((0, 0), np.int32)

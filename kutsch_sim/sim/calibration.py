@@ -118,7 +118,7 @@ def run(plan: CalibrationPlan, progress: Callable[[int], None] | None = None,
     for part in plan.parts():
         prof, n, items = part
         cfg = GameConfig(n, items, (prof,))
-        arrays = cfg.arrays()
+        spec = cfg.spec(plan.seed)
         for k in range(plan.chunks()):
             g0 = k * CHUNK
             m = min(CHUNK, plan.games - g0)
@@ -128,8 +128,7 @@ def run(plan: CalibrationPlan, progress: Callable[[int], None] | None = None,
                 if progress:
                     progress(m)
                 continue
-            rec, cl, _ = record_claims(*arrays, np.uint64(plan.seed), cfg.config_id, g0, m, cfg.turn_cap, cfg.drink,
-                                       cfg.variant_bits, threads=plan.threads)
+            rec, cl, _ = record_claims(spec, g0, m, threads=plan.threads)
             claims = pd.DataFrame(cl, columns=list(COLUMNS)).astype(CLAIM_DTYPES)
             claims["game"] += g0
             _write(pd.DataFrame(rec, columns=[f.lower() for f in REC._fields] + [f"x{j}" for j in range(

@@ -46,10 +46,10 @@ from ..bots.params import (
     TOLD_LARGER,
     TOLD_SMALLER,
 )
-from ..bots.profiles import PROFILES, Profile, check_bots, profile_table, with_roles
+from ..bots.profiles import PROFILES, Profile, bot_arrays, check_bots, profile_table, with_roles
 from ..cards import cards_in_game, parse_item_set
 from ..cards_nb import C_LOGE
-from ..enums import MAX_PLAYERS, REC, WIN
+from ..enums import REC, WIN
 from ..errors import KutschError
 from .options import parse_count, parse_threads
 
@@ -201,43 +201,47 @@ def role_wins(rec: np.ndarray, n: int, role: str) -> np.ndarray:
         return np.where(k > 0, (won & held).sum(axis=1) / k, np.nan)
 
 
-def arrays(plan: TunePlan, values: dict[str, float] | None, told: int | None = None) -> tuple:
-    """The kernels' arrays: the opponents' profile on every seat, every seat's role row set to
-    ``values`` (None: the opponents' own row) and ``told`` bits (default: the plan's)."""
-    cfg = GameConfig(plan.players, item_set=plan.items, bots=(plan.against,) * plan.players)
-    n, in_game, stamped, bots, params = cfg.arrays()
-    wide = with_roles(params)
+def role_table(plan: TunePlan, values: dict[str, float] | None, told: int | None = None) -> np.ndarray:
+    """The seats' parameter rows (float64[10, N_ROLES * N_BPARAM]): the opponents' profile on
+    every seat, every seat's role row set to ``values`` (None: the opponents' own row) and
+    ``told`` bits (default: the plan's)."""
+    cfg = config(plan)
+    wide = with_roles(bot_arrays(cfg.bots)[1])
     told = plan.told if told is None else told
-    wide[:n, P_TOLD::N_BPARAM] = told
+    wide[:plan.players, P_TOLD::N_BPARAM] = told
     r = ROLES[plan.role]
     for name, x in (values or {}).items():
-        wide[:n, r * N_BPARAM + PARAM_NAMES.index(name)] = x
-    return cfg, (n, in_game, stamped, bots, wide)
+        wide[:plan.players, r * N_BPARAM + PARAM_NAMES.index(name)] = x
+    return wide
 
 
-def side_arrays(plan: TunePlan, values: dict[str, float] | None, told: int | None = None) -> tuple:
-    """:func:`arrays` for a team role, with the row (and the told bits) on the role's side of the
-    table only (``play.TEAM_ROWS``: at odd N the play layer seats the smaller and the larger
-    team's profiles after the deal); the other side plays the opponents' profile as it is."""
-    from ..play import TEAM_ROWS
+def config(plan: TunePlan) -> GameConfig:
+    """The opponents' profile on every seat."""
+    return GameConfig(plan.players, item_set=plan.items, bots=(plan.against,) * plan.players)
 
-    cfg, (n, in_game, stamped, bots, wide) = arrays(plan, values, told)
-    _, (_, _, _, _, plain) = arrays(plan, None, 0)
-    side_bots = np.full(TEAM_ROWS, bots[0], np.int8)
-    side_bots[:MAX_PLAYERS] = bots
-    table = np.zeros((TEAM_ROWS, wide.shape[1]), np.float64)
-    table[:MAX_PLAYERS] = plain
-    mine = MAX_PLAYERS + (0 if plan.role == "minority" else 1)
-    table[MAX_PLAYERS:] = plain[0]
-    table[mine] = wide[0]
-    return cfg, (n, in_game, stamped, side_bots, table)
+
+def spec(plan: TunePlan, values: dict[str, float] | None, seed: int, told: int | None = None) -> np.ndarray:
+    """The game spec (``kutsch_sim.spec``) of the role's games with the row ``values``. The
+    Loge role: every seat gets the row (:func:`role_table`). A team role: the row and the told
+    bits go on the role's side of the table only, seated by side once the teams are dealt (at
+    odd N the smaller and the larger team); the other side plays the opponents' profile as it
+    is."""
+    cfg = config(plan)
+    wide = role_table(plan, values, told)
+    if plan.role == "loge":
+        return cfg.spec(seed, params=wide)
+    plain = role_table(plan, None, 0)
+    rows = np.stack([plain[0], plain[0]])
+    rows[0 if plan.role == "minority" else 1] = wide[0]
+    ids = np.full(2, bot_arrays(cfg.bots)[0][0], np.int8)
+    return cfg.spec(seed, params=plain, side=(ids, rows))
 
 
 def play(plan: TunePlan, values: dict[str, float] | None, seed: int, n_games: int,
          advance: Callable[[int], None] | None = None, told: int | None = None) -> np.ndarray:
     """The role's wins (:func:`role_wins`) in games 0 .. n_games-1 of ``seed``, ``values`` in the
     role's row. Team roles: only the seats of the role's team get the row (and the told bits),
-    the others play the opponents' profile as it is (:func:`side_arrays`). Else a seat of the
+    the others play the opponents' profile as it is (:func:`spec`). Else a seat of the
     other team that believed itself in the role would play the row too, and the tuning would
     learn from its mistakes (a Drink of Power declared in the wrong team loses the game, R7),
     not from the role's play. Seating a profile by the deal tells a seat nothing: it still
@@ -245,12 +249,11 @@ def play(plan: TunePlan, values: dict[str, float] | None, seed: int, n_games: in
     while it holds the Loge."""
     from ..play import play_batch
 
-    cfg, kernel_arrays = (arrays if plan.role == "loge" else side_arrays)(plan, values, told)
+    sp = spec(plan, values, seed, told)
     out = []
     for g0 in range(0, n_games, CHUNK):
         k = min(CHUNK, n_games - g0)
-        rec = play_batch(*kernel_arrays, np.uint64(seed), cfg.config_id, g0, k, cfg.turn_cap, cfg.drink, 0,
-                         cfg.variant_bits, threads=plan.threads)
+        rec = play_batch(sp, g0, k, threads=plan.threads)
         out.append(role_wins(rec, plan.players, plan.role))
         if advance is not None:
             advance(k)

@@ -9,7 +9,7 @@ A profile is a name from ``data/bots.csv``, optionally with parameters changed a
 Two tables per configuration, both from the same deals (seed, configuration, game index):
 
 * **Pure-team games**: every seat of one team plays A and every seat of the other plays B
-  (the play layer seats the profiles by side after the deal, ``play.TEAM_ROWS``), and each
+  (the play layer seats the profiles by side after the deal, ``kutsch_sim.spec``), and each
   deal is played twice, A on either side: the Order and the Brotherhood at even N, the
   smaller and the larger team at odd N. A's win rate is the mean
   over games of the share of A's seats that win (all of them for their team's win, one for
@@ -33,7 +33,7 @@ from kutsch_sim.bots import profiles
 from kutsch_sim.bots.params import PARAM_NAMES
 from kutsch_sim.enums import MAX_PLAYERS, REC, WIN
 from kutsch_sim.errors import KutschError
-from kutsch_sim.play import TEAM_ROWS, play_batch
+from kutsch_sim.play import play_batch
 from kutsch_sim.search.games import batch_kernel
 
 from _paired import mean_ci, write_json
@@ -67,17 +67,13 @@ def fmt(ci: tuple[float, float, float], scale: float = 100.0, sign: bool = False
 
 def by_side(cfg: GameConfig, first: str, second: str, seed: int, games: int) -> np.ndarray:
     """Records of ``games`` deals with the seats of one side of the table playing ``first`` and
-    the other's ``second`` (``play.TEAM_ROWS``: the Order and the Brotherhood at even N, the
-    smaller and the larger team at odd N)."""
-    n, in_game, stamped, bots, params = cfg.arrays()
-    bots12 = np.zeros(TEAM_ROWS, np.int8)
-    par12 = np.zeros((TEAM_ROWS, params.shape[1]), np.float64)
-    bots12[:MAX_PLAYERS], par12[:MAX_PLAYERS] = bots, params
-    for row, name in ((MAX_PLAYERS, first), (MAX_PLAYERS + 1, second)):
-        b, p = profiles.bot_arrays((name,))
-        bots12[row], par12[row] = b[0], p[0]
-    return play_batch(n, in_game, stamped, bots12, par12, np.uint64(seed), cfg.config_id, 0, games, cfg.turn_cap,
-                      cfg.drink, 0, cfg.variant_bits, kernel=batch_kernel(bots12))
+    the other's ``second`` (the spec's side rows, ``kutsch_sim.spec``: the Order and the
+    Brotherhood at even N, the smaller and the larger team at odd N)."""
+    rows = [profiles.bot_arrays((name,)) for name in (first, second)]
+    ids = np.array([b[0] for b, _ in rows], np.int8)
+    par = np.stack([profiles.with_roles(p)[0] for _, p in rows])
+    spec = cfg.spec(seed, side=(ids, par))
+    return play_batch(spec, 0, games, kernel=batch_kernel(spec))
 
 
 def side_team(rec: np.ndarray, side: int) -> np.ndarray:
@@ -135,9 +131,9 @@ def balance(rec: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def all_against_all(cfg: GameConfig, a: str, b: str, seed: int, games: int) -> dict:
-    arrays = [GameConfig(cfg.players, cfg.item_set, (x,), cfg.drink).arrays() for x in (a, b)]
-    ra, rb = (play_batch(*arr, np.uint64(seed), cfg.config_id, 0, games, cfg.turn_cap, cfg.drink, 0, cfg.variant_bits,
-                         kernel=batch_kernel(arr[3])) for arr in arrays)
+    specs = [GameConfig(cfg.players, cfg.item_set, (x,), cfg.drink).spec(seed, config_id=cfg.config_id)
+             for x in (a, b)]
+    ra, rb = (play_batch(sp, 0, games, kernel=batch_kernel(sp)) for sp in specs)
     ba, bb = balance(ra), balance(rb)
     return {k: {"a": mean_ci(ba[k]), "b": mean_ci(bb[k]), "diff": mean_ci(ba[k] - bb[k])} for k in ba}
 

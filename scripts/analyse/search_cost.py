@@ -25,7 +25,7 @@ import numpy as np
 from kutsch_sim.api import GameConfig, run_batch
 from kutsch_sim.engine.state import as_record, new_state
 from kutsch_sim.enums import REC
-from kutsch_sim.play import init_game_var_nb
+from kutsch_sim.play import init_game_nb
 from kutsch_sim.search.games import work_states_nb
 from kutsch_sim.search.lookahead import (MAX_WIDTH, S_AGAIN, S_DECISIONS, S_FULL, S_ROLLOUTS, S_TAKEN, STATS,
                                          WINS_LEN, play_searching_nb)
@@ -39,14 +39,13 @@ def timed(cfg: GameConfig, seed: int, games: int) -> tuple[float, np.ndarray]:
 
 def counters(cfg: GameConfig, seed: int, games: int) -> dict[str, float]:
     """The look-ahead's counters summed over games 0 .. games-1 of ``cfg`` (the deals run_batch plays)."""
-    n, in_game, stamped, bots, params = cfg.arrays()
+    sp = as_record(cfg.spec(seed))
     work = [as_record(b) for b in work_states_nb()]
     cand = np.zeros(MAX_WIDTH, np.int64)
     wins = np.zeros(WINS_LEN, np.float64)
     for g in range(games):
         st = new_state(0)
-        init_game_var_nb(st, n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, g, cfg.turn_cap,
-                         cfg.drink, 0, cfg.variant_bits)
+        init_game_nb(st, sp, g)
         play_searching_nb(st, *work, cand, wins)
     c = {k: float(wins[STATS + i]) for k, i in (("decisions", S_DECISIONS), ("rollouts", S_ROLLOUTS),
                                                  ("full", S_FULL), ("again", S_AGAIN), ("taken", S_TAKEN))}

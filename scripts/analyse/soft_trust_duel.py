@@ -20,6 +20,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout's kutsch_sim
 from kutsch_sim.api import GameConfig  # noqa: E402
 from kutsch_sim.bots.params import P_SOFT_TRUST  # noqa: E402
+from kutsch_sim.bots.profiles import bot_arrays  # noqa: E402
 from kutsch_sim.enums import REC, WIN  # noqa: E402
 from kutsch_sim.play import play_batch  # noqa: E402
 from kutsch_sim.sim.options import parse_players  # noqa: E402
@@ -30,12 +31,10 @@ def duel(n: int, trust: float, games: int, seed: int) -> np.ndarray:
     out = []
     for first in (0, 1):  # the variant on the even seats, then on the odd ones
         cfg = GameConfig(n, "full", ("smart",) * n)
-        n_, in_game, stamped, bots, params = cfg.arrays()
         mine = np.array([(p % 2) == first for p in range(n)])
-        params = params.copy()
+        params = bot_arrays(cfg.bots)[1]
         params[:n][mine, P_SOFT_TRUST] = trust
-        rec = play_batch(n_, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, 0, games // 2,
-                         cfg.turn_cap, cfg.drink, 0, cfg.variant_bits)
+        rec = play_batch(cfg.spec(seed, params=params), 0, games // 2)
         team = rec[:, REC.TEAM0:REC.TEAM0 + n]
         win = rec[:, REC.WINNER]
         won = (team == win[:, None]) & ((win == WIN.ORDER) | (win == WIN.BROTHERHOOD))[:, None]

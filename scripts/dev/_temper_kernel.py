@@ -17,20 +17,22 @@ from kutsch_sim.engine.game import play_turns_nb
 from kutsch_sim.engine.state import new_state_nb
 from kutsch_sim.enums import SC
 from kutsch_sim.jit import record_nb
-from kutsch_sim.play import copy_state_nb, init_game_var_nb, keep_alive_nb
+from kutsch_sim.play import copy_state_nb, init_game_nb, keep_alive_nb
 
 
 @njit(cache=True)
-def _games(n, in_game, stamped, bots, bparams, seed, cid, ng, cap, drink, taus, out):
+def _games(spec, ng, taus, out):
     buf = new_state_nb(0, np.zeros((0, 3), np.int32))
     st = record_nb(buf)
     cbuf = new_state_nb(0, np.zeros((0, 3), np.int32))
     cp = record_nb(cbuf)
+    sp = record_nb(spec)
+    n = sp.n
     k = 0
     full = (1 << n) - 1
     nt = len(taus)
     for g in range(ng):
-        init_game_var_nb(st, n, in_game, stamped, bots, bparams, seed, cid, g, cap, drink, 0, 0)
+        init_game_nb(st, sp, g)
         while st.sc[SC.OVER] == 0:
             p = st.sc[SC.ACTIVE]
             if st.sc[SC.TURN] % 3 == 0:
@@ -64,8 +66,6 @@ def _games(n, in_game, stamped, bots, bparams, seed, cid, ng, cap, drink, taus, 
 
 
 def tempered_rows(cfg, seed: int, games: int, taus: np.ndarray) -> np.ndarray:
-    n, in_game, stamped, bots, params = cfg.arrays()
     out = np.zeros((games * 120, 1 + len(taus)))
-    k = _games(n, in_game, stamped, bots, params, np.uint64(seed), cfg.config_id, games, cfg.turn_cap, cfg.drink,
-               taus, out)
+    k = _games(cfg.spec(seed), games, taus, out)
     return out[: min(k, len(out))]

@@ -88,8 +88,8 @@ PATCHES = [
      "    t2 = rdtsc()\n    i = pick_best_nb(v, v.n_opts)\n    scr[94] = rdtsc() - t2\n"
      "    scr[90] = tp\n    scr[91] = ct\n    scr[92] = ca\n    scr[93] = cd\n    scr[95] = v.n_opts\n"),
 ]
-GAME_PATCH = ("play.py", "def play_one_nb", "    play_nb(st)\n",
-              "    t0 = rdtsc()\n    play_nb(st)\n    st.sc[{B} + 128] = rdtsc() - t0\n")
+GAME_PATCH = ("play.py", "def play_one_nb", "    play_turns_nb(st, -1)\n",
+              "    t0 = rdtsc()\n    play_turns_nb(st, -1)\n    st.sc[{B} + 128] = rdtsc() - t0\n")
 
 
 def instrument(pkg: Path) -> None:
