@@ -33,7 +33,7 @@ import numpy as np
 from numba import config, njit
 from numba.core import event
 
-__all__ = ["NESTED_OPT", "OUTER_OPT", "compiling_parts", "njit", "record_nb"]
+__all__ = ["NESTED_OPT", "OUTER_OPT", "compiling_parts", "light_modules", "njit", "record_nb"]
 
 NESTED_OPT = 1
 OUTER_OPT = int(os.environ.get("KUTSCH_SIM_OUTER_OPT") or int(config.OPT))
@@ -47,10 +47,17 @@ class _OptimiseOutermost(event.Listener):
     def __init__(self) -> None:
         self._levels: list = []
         self.parts = False  # compiling_parts: nothing compiled now is an outermost kernel
+        self.light: tuple[str, ...] = ()  # light_modules: modules whose kernels are not optimised
+        self.keep: frozenset[str] = frozenset()  # light_modules: kernels that keep OUTER_OPT
 
     def on_start(self, event_) -> None:
         self._levels.append(config.OPT)
         outermost = len(self._levels) == 1 and not self.parts
+        if outermost and self.light:
+            fn = getattr(event_.data.get("dispatcher"), "py_func", None)
+            module = getattr(fn, "__module__", "")
+            outermost = (not module.startswith(self.light)
+                         or f"{module}.{getattr(fn, '__name__', '')}" in self.keep)
         config.OPT = OUTER_OPT if outermost else min(NESTED_OPT, OUTER_OPT)
 
     def on_end(self, event_) -> None:
@@ -71,6 +78,19 @@ def compiling_parts():
         yield
     finally:
         _LEVELS.parts = was
+
+def light_modules(prefixes: tuple[str, ...], keep: tuple[str, ...] = ()) -> None:
+    """Compile the functions of modules whose names start with one of ``prefixes`` at
+    ``NESTED_OPT`` even when called from Python, except the kernels named in ``keep``
+    (``module.function``). For the tests: their own small kernels, and the engine's and the
+    bots' functions they call directly (a position played a few turns, one decision), would
+    otherwise each run LLVM's full pipeline over the whole engine and the bots they call, for
+    code that runs for milliseconds; the kernels that play whole batches keep theirs, so the
+    cache never holds a lightly optimised batch kernel. Same results (no fast-math); ``()``
+    switches it off."""
+    _LEVELS.light = tuple(prefixes)
+    _LEVELS.keep = frozenset(keep)
+
 
 DISABLE_JIT = bool(config.DISABLE_JIT)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 
+import pytest
 from numba import njit
 from numba.core import config, event
 
@@ -30,6 +31,30 @@ def levels_seen():
         yield seen
     finally:
         event.unregister("numba:compile", spy)
+
+
+@pytest.fixture(autouse=True)
+def no_light_modules():
+    """These tests' kernels are the conftest's light modules: switched off here, then back."""
+    was = jit._LEVELS.light, tuple(jit._LEVELS.keep)
+    jit.light_modules(())
+    yield
+    jit.light_modules(*was)
+
+
+def test_a_light_modules_kernel_compiles_at_the_nested_level():
+    @njit(cache=False)
+    def helper(x):
+        return x + 2
+
+    @njit(cache=False)
+    def kernel(x):
+        return x * 2
+
+    jit.light_modules((__name__,), keep=(f"{__name__}.kernel",))
+    with levels_seen() as seen:
+        assert helper(1) == 3 and kernel(2) == 4
+    assert seen == [("helper", min(jit.NESTED_OPT, jit.OUTER_OPT)), ("kernel", jit.OUTER_OPT)]
 
 
 def test_nested_compiles_run_at_the_nested_level_and_the_outermost_at_its_own():

@@ -36,7 +36,11 @@ print(json.dumps(pc.LAST_RUN))
 @pytest.fixture(scope="module")
 def plan_run(tmp_path_factory) -> dict:
     """The plan as it ran before the kernel's compile: in this process if its first compile was
-    cold (a fresh checkout, CI), else in a new process from an empty cache (minutes)."""
+    cold (a fresh checkout, CI), or in the test controller's (``tests/conftest.py``, with
+    workers), else in a new process from an empty cache (minutes)."""
+    plan = os.environ.get("KUTSCH_SIM_TEST_PLAN_RUN")
+    if pc.LAST_RUN is None and plan and Path(plan).is_file():
+        return json.loads(Path(plan).read_text())
     if pc.LAST_RUN is None and pc.parts_wanted(play_games_nb):
         run_batch(GameConfig(6, "full", ("smart",)), 1, 0, 2)
     if pc.LAST_RUN is not None:
