@@ -62,7 +62,7 @@ PATCHES = [
     ("engine/log.py", "from .seats import", "from ..tsc import rdtsc\nfrom .seats import"),
     ("engine/log.py", "        tell_nb(st, typ, a, b, c, d)\n",
      "        t0 = rdtsc()\n        tell_nb(st, typ, a, b, c, d)\n        st.sc[{B} + 64 + typ] += rdtsc() - t0\n"),
-    ("engine/decide.py", "from ..enums import ERR, SC", "from ..enums import ERR, SC\nfrom ..tsc import rdtsc"),
+    ("engine/decide.py", "from .seats import ask_nb", "from .seats import ask_nb\nfrom ..tsc import rdtsc"),
     ("engine/decide.py", "    i = ask_nb(st, seat, kind, n)\n",
      "    t0 = rdtsc()\n    i = ask_nb(st, seat, kind, n)\n    st.sc[{B} + kind] += rdtsc() - t0\n"),
     ("play.py", "from .enums import", "from .tsc import rdtsc\nfrom .enums import"),
