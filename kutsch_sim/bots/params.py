@@ -7,7 +7,7 @@ table can tune a profile without touching code.
 
 from __future__ import annotations
 
-N_BPARAM = 24
+N_BPARAM = 25
 
 # bot ids (STYLE 7: the policy is chosen by an integer, never a function object)
 BOT_RANDOM = 0  # uniform over the legal options
@@ -41,6 +41,7 @@ P_SEARCH_MARGIN = 19  # search: standard errors by which another action must bea
 P_EVIDENCE = 20  # the soft-evidence model (bots.evidence): 0 hand-set weights, 1 fitted, own actions not counted
 P_CALIBRATED = 21  # 1 = a declaration's P(success) and P(minority) are read through the fitted maps (bots.calibration)
 P_SEARCH_WORLDS = 22  # search: 0 worlds drawn from its view; 1, 2 measuring instruments that see the truth (search.sample)
+P_SEARCH_DEPTH = 23  # search: rounds (N turns each) a rollout plays after the action before the value table scores it (search.value); 0 = to the end
 
 PARAM_NAMES = (
     "declare_threshold",
@@ -66,12 +67,13 @@ PARAM_NAMES = (
     "evidence",
     "calibrated",
     "search_worlds",
+    "search_depth",
 )
 SEARCH_MAX_WIDTH = 64  # the look-ahead's candidate buffer (kutsch_sim.search.lookahead)
 SEARCH_NAMES = PARAM_NAMES[P_SEARCH_WIDTH:P_SEARCH_MARGIN + 1]  # the search budget (0 if absent)
 OPTIONAL_NAMES = PARAM_NAMES[P_SEARCH_WIDTH:]  # columns a profile table may leave off at its end (0 if absent) ...
-OPTIONAL_GROUPS = (SEARCH_NAMES, ("evidence",), ("calibrated",), ("search_worlds",))  # ... in these groups, in this order
-BASE_ONLY = ("soft_trust", "evidence", "calibrated", "search_worlds")  # shape the beliefs that choose a role row: base row only
+OPTIONAL_GROUPS = (SEARCH_NAMES, ("evidence",), ("calibrated",), ("search_worlds",), ("search_depth",))  # ... in these groups, in this order
+BASE_ONLY = ("soft_trust", "evidence", "calibrated", "search_worlds", "search_depth")  # shape the beliefs that choose a role row: base row only
 assert len(PARAM_NAMES) < N_BPARAM  # the last slot is the told bits (P_TOLD, below)
 
 # ----------------------------------------------------------- bot memory slots (bmem row, int32)

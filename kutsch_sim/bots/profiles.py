@@ -37,6 +37,7 @@ from .params import (
     OPTIONAL_GROUPS,
     OPTIONAL_NAMES,
     P_SEARCH_WIDTH,
+    P_SEARCH_DEPTH,
     P_SEARCH_WORLDS,
     P_TOLD,
     PARAM_NAMES,
@@ -106,11 +107,14 @@ def _check_search(path: Path, lineno: int, bot: str, values: list[float]) -> Non
             raise KutschError(f"{path}: line {lineno}: search_width and search_samples must be whole numbers from "
                               f"1 (search_width at most {SEARCH_MAX_WIDTH}, search_samples at most 4096) for a "
                               f"search profile")
-    elif any(budget) or values[P_SEARCH_WORLDS]:
-        raise KutschError(f"{path}: line {lineno}: {', '.join(SEARCH_NAMES)} and search_worlds are for bot search "
-                          f"only; leave them 0 or empty")
+    elif any(budget) or values[P_SEARCH_WORLDS] or values[P_SEARCH_DEPTH]:
+        raise KutschError(f"{path}: line {lineno}: {', '.join(SEARCH_NAMES)}, search_worlds and search_depth are for "
+                          f"bot search only; leave them 0 or empty")
     if values[P_SEARCH_WORLDS] not in (0.0, 1.0, 2.0):
         raise KutschError(f"{path}: line {lineno}: search_worlds must be 0, 1 or 2, got {values[P_SEARCH_WORLDS]:g}")
+    if values[P_SEARCH_DEPTH] != int(values[P_SEARCH_DEPTH]) or values[P_SEARCH_DEPTH] > 1000:
+        raise KutschError(f"{path}: line {lineno}: search_depth must be a whole number of rounds from 0 to 1000, "
+                          f"got {values[P_SEARCH_DEPTH]:g}")
 
 
 def load_profiles(path: Path | str | None = None, known: dict[str, Profile] | None = None) -> dict[str, Profile]:

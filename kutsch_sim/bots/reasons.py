@@ -120,7 +120,8 @@ REASON_TABLE: tuple[tuple[str, str, str], ...] = (
      "Loge: both are certain, and the team wins with it", "none"),
     ("support_price", "stays neutral: too little at stake to show its team", "none"),
     ("search_pick", "prefers this by look-ahead: it won {value}% of the worlds sampled from its view, played on "
-     "to the end, where its heuristic (smart's) choice won {base}%; it counts on winning {stated}%", "odds"),
+     "(a game still open after the look-ahead's rounds counted at its measured odds), where its heuristic "
+     "(smart's) choice won {base}%; it counts on winning {stated}%", "odds"),
 )
 N_REASONS = len(REASON_TABLE)
 REASON_KEYS = tuple(r[0] for r in REASON_TABLE)

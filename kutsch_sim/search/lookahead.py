@@ -38,6 +38,7 @@ from ..bots.params import (
     ODDS_SHARE,
     ODDS_STATED,
     P_CALIBRATED,
+    P_SEARCH_DEPTH,
     P_SEARCH_MARGIN,
     P_SEARCH_SAMPLES,
     P_SEARCH_WIDTH,
@@ -45,11 +46,12 @@ from ..bots.params import (
     SEARCH_MAX_WIDTH,
 )
 from ..engine.game import action_options_nb, play_turns_nb
-from ..enums import ACT_DECLARE, ACT_MUL, DEC, SC, VAR, WIN
+from ..enums import ACT_DECLARE, ACT_MUL, DEC, SC, VAR
 from ..jit import njit
 from ..play import copy_state_nb, fork_stream_nb
 from ..rng import mix64_nb, stream_key_nb
 from .sample import sample_world_nb, truth_world_nb
+from .value import value_nb
 
 SURE = 999.0  # smart scores a declaration 1000 x P(success) (bots.act); from here it is sure
 MAX_WIDTH = SEARCH_MAX_WIDTH
@@ -95,15 +97,6 @@ def candidates_nb(base, me, width, cand):
         used[best] = True
         m += 1
     return m if m > 1 else 0
-
-
-@njit(cache=True, inline="always")
-def won_nb(st, me):
-    """1.0 if seat ``me`` won the finished game ``st`` (its team's win, or its own solo win)."""
-    w = st.sc[SC.WINNER]
-    if w == st.assoc[me] or (w == WIN.SOLO and st.sc[SC.SOLO_SEAT] == me):  # WIN.ORDER/BROTHERHOOD are the teams
-        return 1.0
-    return 0.0
 
 
 @njit(cache=True)
@@ -184,7 +177,9 @@ def play_worlds_nb(base, world, cp, me, cand, m, at, samples, key, turn, wins):
     """Play the ``m`` actions of ``cand`` in ``samples`` worlds drawn from seat ``me``'s view of
     the position ``world`` (``base`` takes each world; the true position itself under the
     measuring setting ``params.P_SEARCH_WORLDS``), each action on the same stream in a
-    world (common random numbers), to the end with smart at every seat: action j's wins go to
+    world (common random numbers), to the end with smart at every seat, or, under
+    ``params.P_SEARCH_DEPTH`` D > 0, for D more rounds (D x N turns), a game not over then scored by the value
+    table (``search.value``): action j's wins go to
     ``wins[at + j]``, the sum of its squared paired difference from action 0's to
     ``wins[MAX_WIDTH + at + j]``. ``key`` and ``turn`` key the worlds' streams."""
     for j in range(m):
@@ -192,6 +187,8 @@ def play_worlds_nb(base, world, cp, me, cand, m, at, samples, key, turn, wins):
         wins[MAX_WIDTH + at + j] = 0.0
     rs = np.zeros(2, np.uint64)
     truth = np.int64(world.mem.bparam[me, P_SEARCH_WORLDS])  # 1, 2: measuring the forgetting only
+    depth = np.int64(world.mem.bparam[me, P_SEARCH_DEPTH]) * world.sc[SC.N]  # rounds, in turns
+    depth = depth if depth > 0 else np.int64(-1)
     for s in range(samples):
         rs[0] = stream_key_nb(key, turn, s)
         rs[1] = np.uint64(0)
@@ -206,8 +203,8 @@ def play_worlds_nb(base, world, cp, me, cand, m, at, samples, key, turn, wins):
             cp.mem.bmem[me, M_PRESET] = cand[j] + 1
             play_turns_nb(cp, 1)
             cp.mem.bmem[me, M_PRESET] = 0  # unused if a Diplomat ended the turn first (R8)
-            play_turns_nb(cp, -1)
-            x = won_nb(cp, me)
+            play_turns_nb(cp, depth)
+            x = value_nb(cp, me)
             wins[STATS + S_ROLLOUTS] += 1.0
             if j == 0:
                 w0 = x

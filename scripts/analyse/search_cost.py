@@ -4,6 +4,10 @@ searching games played is the time of one search decision (its look-ahead), the 
 play apart.
 
     python scripts/analyse/search_cost.py --players 6 --items full --bots search-s,search-m,search-l
+    python scripts/analyse/search_cost.py --bots "search-m24:search_depth=1"
+
+A profile may change parameters after a colon, as in ``duel.py`` (``name:param=value``; several
+such profiles are separated by ``;`` then).
 
 Prints, per profile, the median of ``--repeats`` runs: ms per decision, s per game, and the
 minutes a 2,000-game cell takes on two threads (half the one-thread time); then the
@@ -29,6 +33,8 @@ from kutsch_sim.play import init_game_nb
 from kutsch_sim.search.games import work_states_nb
 from kutsch_sim.search.lookahead import (MAX_WIDTH, S_AGAIN, S_DECISIONS, S_FULL, S_ROLLOUTS, S_TAKEN, STATS,
                                          WINS_LEN, play_searching_nb)
+
+from duel import profile
 
 
 def timed(cfg: GameConfig, seed: int, games: int) -> tuple[float, np.ndarray]:
@@ -69,8 +75,8 @@ def main() -> None:
     base = GameConfig(n, args.items, ("smart",))
     run_batch(base, args.seed, 0, 1)  # compile
     out = {}
-    for name in args.bots.split(","):
-        cfg = GameConfig(n, args.items, (name,))
+    for name in args.bots.split(";" if ":" in args.bots else ","):
+        cfg = GameConfig(n, args.items, (profile(name),))
         run_batch(cfg, args.seed, 0, 1)  # compile
         per_dec, per_game = [], []
         for _ in range(args.repeats):
