@@ -124,20 +124,21 @@ step_end_beliefs() {
 }
 
 # 4b. The search's claims: search-m on every seat, 5, 6 and 9 players, basic: M_SEARCH fitted on
-#     1,000 games a count (seed 2036; `fit_beliefs.py search` writes it into the package: a new
-#     build), then measured on 500 other games a count (seed 2037) -> reports/search/calibration.
-#     Feeds docs/calibration.md and docs/search.md. About 45 minutes on one thread.
+#     2,000 and 3,000 games a count (seeds 2039, 2041; `fit_beliefs.py search` writes it into the
+#     package: a new build), then measured on 2,000 other games a count (seed 2040) ->
+#     reports/search/calibration. Feeds docs/calibration.md and docs/search.md. About 20 minutes
+#     on 2 cores.
 step_search_calibration() {
-  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 1000 --seed 2036 \
-    --out "$RUNS/cal-search-fit" --force
-  "$PY" scripts/dev/fit_beliefs.py search "$RUNS/cal-search-fit" --profile search-m
-  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 500 --seed 2037 \
+  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 2000 --seed 2039 \
+    --out "$RUNS/cal-search-fit-a" --force
+  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 3000 --seed 2041 \
+    --out "$RUNS/cal-search-fit-b" --force
+  "$PY" scripts/dev/fit_beliefs.py search "$RUNS/cal-search-fit-a,$RUNS/cal-search-fit-b" --profile search-m
+  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 2000 --seed 2040 \
     --out "$RUNS/cal-search" --force
   rm -rf reports/search/calibration && cp -r "$RUNS/cal-search/report" reports/search/calibration
 }
 
-# 4c. smart against smart-v2: pure-team games at 4, 5, 6, 8 and 9 players, basic and full, 20,000
-#     deals, seed 7 -> reports/bots/smart_vs_v2.md and .json. Feeds docs/bots.md.
 step_smart_vs_v2() {
   "$PY" scripts/analyse/duel.py --a smart --b smart-v2 --players 4,5,6,8,9 --items basic,full --games 20000 \
     --seed 7 --json reports/bots/smart_vs_v2.json >reports/bots/smart_vs_v2.md
@@ -211,24 +212,30 @@ step_cycle_profile() {
 
 # 11. The skill ladder (random, greedy, smart-v2, smart, search-s, search-m; 3, 5, 6, 9 players x
 #     basic, basic+Loge, and basic with the Drink off at 3, 5, 9; 2,000 games a cell, seed 2026) ->
-#     reports/ladder. Feeds README.md (its headline) and docs/ladder.md. About 80 minutes on 2
-#     cores, nearly all of it the search rungs; `--resume` finishes an interrupted one.
+#     reports/ladder. Feeds README.md (its headline) and docs/ladder.md. About 15 minutes on 2
+#     cores (Intel Xeon), most of it the search rungs; `--resume` finishes an interrupted one.
 step_ladder() {
   kutsch-sim ladder --seed 2026 --out "$RUNS/ladder" --force
   copy_study "$RUNS/ladder" reports/ladder
 }
 
 # 12. The search profiles against smart, and search-l against search-m: pure-team games at 6
-#     players, full, seed 7, 2,000 deals -> reports/search/*.json. Feeds docs/search.md and
-#     docs/ladder.md (the ladder's order). Over an hour.
+#     players, full, seed 7, 2,000 deals -> reports/search/*.json, and one decision's cost ->
+#     reports/search/cost-6p-full.json. Feeds docs/search.md and docs/ladder.md (the ladder's
+#     order). About an hour on 2 cores, most of it the whole-game search-m24 and search-m-full.
+#     The value table the cut rollouts read (search/value_table.py) is remade by
+#     `python scripts/dev/fit_value.py --games 20000 --seed 4041` (3 minutes; a new build, and new
+#     games for every cut profile).
 step_search() {
   local p
-  for p in search-s search-m search-m24 search-l; do
+  for p in search-s search-m search-m-full search-m24; do
     "$PY" scripts/analyse/duel.py --a $p --b smart --players 6 --items full --games 2000 --seed 7 \
       --json reports/search/${p}_vs_smart.json >"$OUT/${p}_vs_smart.md"
   done
   "$PY" scripts/analyse/duel.py --a search-l --b search-m --players 6 --items full --games 2000 --seed 7 \
     --json reports/search/search-l_vs_search-m.json >"$OUT/search-l_vs_search-m.md"
+  "$PY" scripts/analyse/search_cost.py --bots "search-s;search-m;search-l;search-s-full;search-m-full;search-m24" \
+    --games 30 --repeats 3 --json reports/search/cost-6p-full.json >"$OUT/search_cost.md"
 }
 
 # 13. What would make it fair: the smaller team at 3, 5, 7 and 9 players (and at 3 and 5 keeping the
