@@ -3,8 +3,6 @@ replace the search's map alone, at the counts its claims hold, and keep everythi
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,24 +14,15 @@ from kutsch_sim.bots.calibration import M_SEARCH, N_MAPS
 from kutsch_sim.calib import fit as F
 from kutsch_sim.calib.record import T_SEARCH
 
+from _helpers_scripts import load_module
+
 pytestmark = pytest.mark.apart  # compiles nothing
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts" / "dev"
 
 
-def _load(path: Path, name: str):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_the_search_step_refits_the_search_map_alone(tmp_path, monkeypatch):
-    sys.path.insert(0, str(SCRIPTS))
-    try:
-        fb = _load(SCRIPTS / "fit_beliefs.py", "fit_beliefs_under_test")
-    finally:
-        sys.path.remove(str(SCRIPTS))
+    fb = load_module(SCRIPTS / "fit_beliefs.py", "fit_beliefs_under_test")
     table = tmp_path / "calibration_table.py"
     table.write_text(Path(calibration_table.__file__).read_text())
     monkeypatch.setattr(fb, "TABLE", table)
@@ -48,7 +37,7 @@ def test_the_search_step_refits_the_search_map_alone(tmp_path, monkeypatch):
     monkeypatch.setattr(fb, "_claims", lambda runs, prof: pd.concat(rows, ignore_index=True))
     fb.search_map("runs/x", "search-m")
 
-    new = _load(table, "table_under_test")
+    new = load_module(table, "table_under_test")
     old = calibration_table
     assert new.TEMPER_FIT == old.TEMPER_FIT
     for n in range(11):

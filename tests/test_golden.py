@@ -6,21 +6,19 @@ change is meant to alter games, regenerate them in the same commit and say why (
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+
+from _helpers_scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 
 
 def _golden_module():
-    spec = importlib.util.spec_from_file_location("golden", ROOT / "scripts" / "golden.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("golden.py", "golden")
 
 
 @pytest.fixture(scope="module")

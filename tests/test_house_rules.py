@@ -9,7 +9,6 @@ Card ids: Key 0-2, Goblet 3-5, BagKey 6, BagGoblet 7, Loge 20. DECL_RESULT event
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 from pathlib import Path
 
@@ -22,6 +21,8 @@ from kutsch_sim.enums import ORDER, SC
 from kutsch_sim.errors import KutschError
 from kutsch_sim.notation.position import Position
 from kutsch_sim.notation.run import run
+
+from _helpers_scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 2026
@@ -42,10 +43,7 @@ def declared(out) -> tuple[int, int, int, int]:
 
 
 def _golden():
-    spec = importlib.util.spec_from_file_location("golden", ROOT / "scripts" / "golden.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("golden.py", "golden")
 
 
 def _at_default(n: int) -> tuple[str, ...]:

@@ -283,21 +283,12 @@ def test_the_look_aheads_counters_add_up():
     """Each compared decision plays its first look whole (candidates x search_samples), and a
     second look of two actions on as many fresh worlds for each pick judged again
     (scripts/analyse/search_cost.py reads the counters)."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
     from kutsch_sim.bots.params import P_SEARCH_SAMPLES
     from kutsch_sim.bots.profiles import PROFILES
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "analyse" / "search_cost.py"
-    spec = importlib.util.spec_from_file_location("search_cost_under_test", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.remove(str(path.parent))
+    from _helpers_scripts import load_script
+
+    mod = load_script("analyse/search_cost.py", "search_cost_under_test")
     for name in ("search-s", "search-m"):
         c = mod.counters(GameConfig(6, "full", (name,)), SEED, 4)
         assert c["decisions"] > 20 and 0 < c["taken"] <= c["judged_again"] <= 1

@@ -5,10 +5,6 @@ as they were."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -20,6 +16,8 @@ from kutsch_sim.enums import N_CARDS, REC, SC, WIN
 from kutsch_sim.play import init_game_nb
 from kutsch_sim.search import value as V
 from kutsch_sim.search.value_table import VALUE
+
+from _helpers_scripts import load_script
 
 SEED = 11
 
@@ -69,16 +67,8 @@ def test_a_positions_cell_is_read_from_the_truth_from_each_seats_side(n, items, 
         assert {s[2] for s in seen} == {0}
 
 
-def _fit_value():
-    path = Path(__file__).resolve().parents[1] / "scripts" / "dev" / "fit_value.py"
-    spec = importlib.util.spec_from_file_location("fit_value_under_test", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_the_table_is_the_measured_share_leaning_on_coarser_cells_where_positions_are_few():
-    fit = _fit_value()
+    fit = load_script("dev/fit_value.py", "fit_value_under_test")
     counts = np.zeros(V.N_CELLS)
     wins = np.zeros(V.N_CELLS)
     rich = ((3 * V.N_B + 0) * V.N_M + 0) * V.N_L + 0  # ours 3, theirs 0
@@ -145,7 +135,3 @@ def test_profile_tables_check_the_search_depth(tmp_path):
         path.write_text(f"{head}\n{row}\n")
         with pytest.raises(KutschError, match=words):
             load_profiles(path)
-
-
-if __name__ == "__main__":
-    sys.exit(pytest.main([__file__, "-q"]))

@@ -106,14 +106,9 @@ def test_cli_table_says_the_thread_speedup():
 
 
 def _bot_cost():
-    import importlib.util
-    from pathlib import Path
+    from _helpers_scripts import load_script
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "reproduce" / "bot_cost.py"
-    spec = importlib.util.spec_from_file_location("bot_cost", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("reproduce/bot_cost.py", "bot_cost")
 
 
 def test_bot_cost_table_has_every_profile_and_its_ratios(capsys, tmp_path):

@@ -47,10 +47,11 @@ from ..bots.values import (
 from ..cards_nb import now_team_nb
 from ..engine.game import action_options_nb, play_turns_nb
 from ..engine.state import new_state_nb
-from ..enums import ACT_DECLARE, ACT_MUL, DEC, DK, N_REC, SC, WIN
+from ..enums import ACT_DECLARE, ACT_MUL, DEC, DK, N_REC, SC
 from ..jit import njit, record_nb
 from ..play import copy_state_nb, init_game_nb, keep_alive_nb
 from ..search.lookahead import MAX_WIDTH, WINS_LEN, search_turn_nb
+from ..search.value import won_nb
 
 # claim types
 T_DECL_TEAM = 0  # P(success) of the team declaration it would make now (R6.3); about: the seats named
@@ -234,12 +235,6 @@ def turn_claims_nb(st, me, cp, game, out, k):
         k = put_nb(out, k, game, turn, me, T_SEARCH, st.mem.bmem[me, M_PRESET] - 1, (odds // ODDS_STATED) / 100.0,
                    -1.0, 1.0, took, (odds % ODDS_SHARE) / 100.0, ((odds // ODDS_SHARE) % ODDS_SHARE) / 100.0)
     return k
-
-
-@njit(cache=True, inline="always")
-def won_nb(st, p):
-    w = st.sc[SC.WINNER]
-    return 1.0 if w == st.assoc[p] or (w == WIN.SOLO and st.sc[SC.SOLO_SEAT] == p) else 0.0
 
 
 @njit(cache=True, nogil=True)
