@@ -73,18 +73,18 @@ PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 
 # (this process's parts, the helper's parts), stage by stage. First the small functions both
 # sides' later parts call (while the helper starts: the random draw, a hand's options, and the
-# bit count that the beliefs here and the policies' posterior there both call); then about 16 s of one core each on host
-# C: the event log with the observers, the set-up and the bots' beliefs here, the bots'
-# policies there; then the bots' entry and the decision, which every rule below the turn
-# calls; then the draw with the Clairvoyant's window and the hand limit beside a look at an
-# association card; then the fight beside the Diplomat's chain of trades and effects. What is
-# left (the turn loop and the kernel's own loop) is compiled by the kernel.
+# bit count that the beliefs here and the policies' posterior there both call); then about 17 s
+# of one core each on host F: the event log with the observers, the bots' beliefs and the
+# set-up here, the bots' policies there; then the looks and announcements here beside the bots'
+# entry, the decision (which every rule below the turn calls) and a look at an association
+# card; then the draw with the hand limit beside the Clairvoyant's window; then the fight
+# beside the Diplomat's chain of trades and effects. What is left (the turn loop and the
+# kernel's own loop) is compiled by the kernel.
 STAGES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("below", "below_0", "hand_options", "popcount"), ()),
-    (("log_row", "init_game", "seat_beliefs", "refresh_seat", "hard_seat", "see_items", "announce", "see_occ",
-      "reveal_occ"), ("choose",)),
-    (("bot_choose", "decide"), ()),
-    (("clair_window", "settle_limits", "draw"), ("look_assoc",)),
+    (("log_row", "seat_beliefs", "refresh_seat", "hard_seat", "init_game"), ("choose",)),
+    (("see_items", "announce", "see_occ", "reveal_occ"), ("bot_choose", "decide", "look_assoc")),
+    (("settle_limits", "draw"), ("clair_window",)),
     (("fight",), ("diplomat",)),
 )
 

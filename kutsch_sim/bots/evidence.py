@@ -286,18 +286,35 @@ def rebuild_private_nb(st, na, s):
 
 
 # ------------------------------------------------------------------ by type, for both models
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ev_pair_nb(st, na, actor, other, typ):
-    """The actor did ``typ`` (``E_*``) towards the other: the evidence of every model in play."""
+    """The actor did ``typ`` (``E_*``) towards the other: the evidence of every model in play.
+    The observer passes literal kinds and int32 seats; numba compiles a function once per
+    combination of argument types (a literal is a type of its own), so this inlined wrapper
+    makes them int64 and the body, with the model-1 update it calls, compiles once
+    (``engine.log.log_nb``, cold compile time)."""
+    ev_pair_body_nb(st, na, np.int64(actor), np.int64(other), np.int64(typ))
+
+
+@njit(cache=True)
+def ev_pair_body_nb(st, na, actor, other, typ):
+    """:func:`ev_pair_nb`'s body (int64 arguments)."""
     if st.mem.bel_models & 1:
         pair_nb(st, na, actor, other, W_HAND[typ])
     if st.mem.bel_models & 2:
         fit_pair_nb(st, na, actor, other, typ)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ev_side_nb(st, na, actor, x, y, with_typ):
-    """The actor sided with x against y (``with_typ``, and ``with_typ + 1`` for the pair against)."""
+    """The actor sided with x against y (``with_typ``, and ``with_typ + 1`` for the pair against).
+    An inlined wrapper that makes the arguments int64, as :func:`ev_pair_nb`."""
+    ev_side_body_nb(st, na, np.int64(actor), np.int64(x), np.int64(y), np.int64(with_typ))
+
+
+@njit(cache=True)
+def ev_side_body_nb(st, na, actor, x, y, with_typ):
+    """:func:`ev_side_nb`'s body (int64 arguments)."""
     if actor == x or actor == y or x < 0 or y < 0:
         return
     if st.mem.bel_models & 1:
@@ -307,8 +324,15 @@ def ev_side_nb(st, na, actor, x, y, with_typ):
         fit_pair_nb(st, na, actor, y, with_typ + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def gift_nb(st, na, r, g, c, how):
+    """:func:`gift_body_nb` with int64 arguments (the observer passes literal kinds), so that it
+    compiles once, as :func:`ev_pair_nb`."""
+    gift_body_nb(st, na, np.int64(r), np.int64(g), np.int64(c), np.int64(how))
+
+
+@njit(cache=True)
+def gift_body_nb(st, na, r, g, c, how):
     """Private evidence for receiver r of card c from giver g (``how``: GIFT_OFFER, GIFT_RETURN,
     GIFT_PASS): a victory item of r's colour says g thinks r is a teammate (so g likely is one);
     a Black Pearl says the opposite (model 0). Model 1 weighs each kind by its fitted ratio."""
