@@ -211,7 +211,7 @@ def test_no_file_over_500_lines():
 # (wrapper, body): the body is compiled once, for int64 arguments; only its inlined wrapper calls it
 ONE_COMPILE = {"log_nb": "log_row_nb", "decide_nb": "decide_body_nb", "trade_nb": "trade_body_nb",
                "diplomat_nb": "diplomat_body_nb", "ev_pair_nb": "ev_pair_body_nb", "ev_side_nb": "ev_side_body_nb",
-               "gift_nb": "gift_body_nb"}
+               "gift_nb": "gift_body_nb", "play_turns_nb": "play_turns_body_nb"}
 
 
 def test_literal_heavy_calls_go_through_their_int64_wrappers():

@@ -254,7 +254,7 @@ def claims_games_nb(spec, game0, out, claims):
     cand = np.zeros(MAX_WIDTH, np.int64)
     wins = np.zeros(WINS_LEN, np.float64)
     sp = record_nb(spec)
-    k = 0
+    k = np.int64(0)  # not the literal 0: the claim writers would compile twice (cold compile)
     for i in range(out.shape[0]):
         g = game0 + i
         init_game_nb(st, sp, g)

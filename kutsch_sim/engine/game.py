@@ -9,7 +9,7 @@ whole of the bots. So the rules that can lead to a decision are inlined into the
 (numba's IR inliner) and cost no library of their own where that is cheaper: the turn, the
 fight, the declaration and the trade effects, each called from one place, and the
 smuggling (called twice, in the trade effects). What is called from several places stays a
-function (``play_turns_nb``, which every kernel that plays calls; ``decide_body_nb``,
+function (``play_turns_body_nb``, which every kernel that plays calls; ``decide_body_nb``,
 ``trade_body_nb``, ``run_effect_nb``, ``draw_nb``, ``settle_limits_nb``, ...): inlined, it
 would be copied, typed and lowered once per place, and again inside every function it is
 inlined into, which costs more than its library.
@@ -130,11 +130,20 @@ def play_turn_nb(st):
         clair_window_nb(st, CLAIR_END, -1)  # (it checks that the game goes on)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_turns_nb(st, turns):
     """Play at most ``turns`` whole turns from the current position (a turn boundary), or
     until a declaration, the turn cap or an error ends the game (then the record is filled);
-    ``turns < 0`` plays to the end. Returns the turns played."""
+    ``turns < 0`` plays to the end. Returns the turns played. The kernels pass -1, 1 or a
+    count, and numba compiles a function once per combination of argument types (a literal is
+    a type of its own), so this inlined wrapper makes ``turns`` int64 and the turn loop, the
+    largest function every kernel links, compiles once for all of them (``engine.log.log_nb``)."""
+    return play_turns_body_nb(st, np.int64(turns))
+
+
+@njit(cache=True)
+def play_turns_body_nb(st, turns):
+    """:func:`play_turns_nb`'s body (``turns`` int64)."""
     k = 0
     while st.sc[SC.OVER] == 0 and k != turns:
         if st.sc[SC.TURN] >= st.sc[SC.TURN_CAP]:

@@ -120,7 +120,7 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
     key = mix64_nb(st.rs[0] ^ (st.rs[1] * np.uint64(0x9E3779B97F4A7C15)))
     wins[STATS + S_DECISIONS] += 1.0
     wins[STATS + S_FULL] += m * samples
-    play_worlds_nb(base, world, cp, me, cand, m, 0, samples, key, st.sc[SC.TURN], wins)
+    play_worlds_nb(base, world, cp, me, cand, m, np.int64(0), samples, key, st.sc[SC.TURN], wins)
     # another action than smart's only when it won more often by more than search_margin
     # standard errors of the paired difference (a noisy winner of close actions plays worse)
     z = st.mem.bparam[me, P_SEARCH_MARGIN]
@@ -145,7 +145,7 @@ def search_turn_nb(st, me, base, world, cp, cand, wins):
         cand[h + 1] = pick
         cand[h] = cand[0]
         fresh = mix64_nb(key ^ np.uint64(0xF2E5A1C3D4B69787))
-        play_worlds_nb(base, world, cp, me, cand[h:], 2, h, samples, fresh, st.sc[SC.TURN], wins)
+        play_worlds_nb(base, world, cp, me, cand[h:], np.int64(2), h, samples, fresh, st.sc[SC.TURN], wins)
         d = (wins[h + 1] - wins[h]) / samples
         var = max(wins[MAX_WIDTH + h + 1] / samples - d * d, 0.0)
         share0 = (wins[0] + wins[h]) / (2.0 * samples)
