@@ -262,7 +262,7 @@ def test_threads_and_dask_give_the_same_records(ladder, tmp_path):
         _play(tmp_path / f"t{threads}", threads=threads)
         _same_chunks(tmp_path / f"t{threads}" / "results", ladder[0] / "results")
     # in-process workers: the test's own numba cache and kernels serve them
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as c:
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as c:
         _play(tmp_path / "dask", scheduler=c.scheduler_address, threads=1)
     _same_chunks(tmp_path / "dask" / "results", ladder[0] / "results")
     assert store.read_manifest(tmp_path / "dask" / "results" / "2-greedy")["sessions"][-1]["scheduler"]
@@ -282,7 +282,7 @@ def test_a_search_rung_gives_the_same_records_on_threads_and_dask(tmp_path):
 
     want = play(tmp_path / "t1", threads=1)
     assert len(want) == 4 and any(k.startswith("2-search-s/") for k in want)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as c:
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0") as c:
         runs = {"t2": play(tmp_path / "t2", threads=2), "dask": play(tmp_path / "dask", scheduler=c.scheduler_address,
                                                                       threads=2)}
     for got in runs.values():

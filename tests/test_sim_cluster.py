@@ -24,9 +24,10 @@ app.command("other")(lambda: None)
 
 @pytest.fixture(scope="module")
 def cluster():
-    # In-process workers: the test's own numba cache and kernels serve them.
+    # In-process workers: the test's own numba cache and kernels serve them. The dashboard on any
+    # free port (":0"): the suite's two workers may each run a cluster at once.
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as c:
         yield c
 
