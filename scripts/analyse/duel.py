@@ -19,6 +19,14 @@ Two tables per configuration, both from the same deals (seed, configuration, gam
   deals; what each does to the balance figures (Loge solo wins, the smaller team's wins,
   the Drink of Power, wrong declarations, timeouts, length), with 95% intervals of the
   paired differences.
+
+Two profiles measured against the same B on the same deals are compared deal by deal:
+``--deals FILE`` keeps each pure-team deal's outcome (a Parquet file: players, items, deal,
+A's and B's wins, with A, B, the seed and the deal count in its metadata), and ``--against
+FILE`` sets this run's A against the A of such a file, same B, seed, counts and item sets:
+the difference of A's share of decided games, deal by deal (deals decided in both runs), with
+its 95% interval. So ``--a search-m --b smart --deals m.parquet`` then ``--a search-m24 --b
+smart --against m.parquet`` says how far apart the two are, not only each against ``smart``.
 """
 
 from __future__ import annotations
@@ -104,7 +112,8 @@ def pure_team(cfg: GameConfig, a: str, b: str, seed: int, games: int) -> dict:
     wa, wb = 0.5 * (a1 + a2), 0.5 * (b1 + b2)
     share = wa / np.maximum(wa + wb, 1e-9)
     decided = (wa + wb) > 0
-    out = {"deals": games, "a_wins": mean_ci(wa), "b_wins": mean_ci(wb), "a_share": mean_ci(share[decided])}
+    out = {"deals": games, "a_wins": mean_ci(wa), "b_wins": mean_ci(wb), "a_share": mean_ci(share[decided]),
+           "per_deal": (wa, wb)}
     if cfg.players % 2:  # at odd N the first side is the smaller team
         out["a_small"] = mean_ci(a1)
         out["b_small"] = mean_ci(b2)
@@ -112,6 +121,56 @@ def pure_team(cfg: GameConfig, a: str, b: str, seed: int, games: int) -> dict:
         out["small_diff"] = mean_ci(a1 - b2)
         out["large_diff"] = mean_ci(a2 - b1)
     return out
+
+
+def save_deals(path: str, a: str, b: str, seed: int, games: int, rows: list[tuple[int, str, np.ndarray, np.ndarray]]) -> None:
+    """Each pure-team deal's outcome, ``rows`` (players, items, A's wins, B's wins), to ``path``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cols: dict[str, list] = {"players": [], "items": [], "deal": [], "a_wins": [], "b_wins": []}
+    for n, items, wa, wb in rows:
+        cols["players"] += [n] * len(wa)
+        cols["items"] += [items] * len(wa)
+        cols["deal"] += list(range(len(wa)))
+        cols["a_wins"] += list(wa)
+        cols["b_wins"] += list(wb)
+    meta = {"a": a, "b": b, "seed": str(seed), "games": str(games)}
+    table = pa.table(cols).replace_schema_metadata(meta)
+    pq.write_table(table, path)
+
+
+def load_deals(path: str, b: str, seed: int, games: int, configs: list[tuple[int, str]]) -> tuple[str, dict]:
+    """The A and the per-deal (A's wins, B's wins) of each configuration of a :func:`save_deals`
+    file, checked to be the same B, seed, deal count and configurations as this run's."""
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError) as e:
+        raise KutschError(f"cannot read {path}: {e}") from None
+    meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+    if not {"a", "b", "seed", "games"} <= meta.keys():
+        raise KutschError(f"{path} is not a file of duel.py --deals")
+    if (meta["b"], int(meta["seed"]), int(meta["games"])) != (b, seed, games):
+        raise KutschError(f"{path} has B {meta['b']}, seed {meta['seed']}, {meta['games']} deals; this run B {b}, "
+                          f"seed {seed}, {games} deals: not the same deals")
+    df = table.to_pandas()
+    out = {}
+    for n, items in configs:
+        part = df[(df["players"] == n) & (df["items"] == items)].sort_values("deal")
+        if len(part) != games:
+            raise KutschError(f"{path} has no {games} deals of {n} players, {items}")
+        out[(n, items)] = (part["a_wins"].to_numpy(), part["b_wins"].to_numpy())
+    return meta["a"], out
+
+
+def share_diff(here: tuple[np.ndarray, np.ndarray], there: tuple[np.ndarray, np.ndarray]) -> tuple[float, float, float]:
+    """A's share of the decided games here minus there, deal by deal, over the deals decided in
+    both (each deal's share is A's wins over A's and B's, both seatings pooled)."""
+    (wa, wb), (va, vb) = here, there
+    both = ((wa + wb) > 0) & ((va + vb) > 0)
+    return mean_ci(wa[both] / (wa[both] + wb[both]) - va[both] / (va[both] + vb[both]))
 
 
 def balance(rec: np.ndarray) -> dict[str, np.ndarray]:
@@ -149,15 +208,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--paired", action="store_true", help="also all A against all B on the same deals")
     ap.add_argument("--paired-only", action="store_true", help="only all A against all B")
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--deals", help="keep each pure-team deal's outcome in this Parquet file")
+    ap.add_argument("--against", help="a --deals file of another A against the same B on the same deals: "
+                                      "this A's share against that one's, deal by deal")
     args = ap.parse_args(argv)
     try:
         a, b = profile(args.a), profile(args.b)
         counts = [int(x) for x in args.players.split(",")]
         cfgs = [GameConfig(n, items, ("smart",)) for n in counts for items in args.items.split(",")]
+        if (args.deals or args.against) and args.paired_only:
+            raise KutschError("--deals and --against need the pure-team games (not --paired-only)")
+        other, there = (load_deals(args.against, b, args.seed, args.games, [(c.players, c.item_set) for c in cfgs])
+                        if args.against else (None, {}))
     except (KutschError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    res = {}
+    res, per_deal = {}, {}
     print(f"A = {a}, B = {b}; {args.games:,} deals a configuration, seed {args.seed}\n")
     print("| players | items | A's seats win (pure-team games, both seatings) | A's share of decided games |"
           " A as the smaller team | B as the smaller team | A - B as the smaller team, paired |"
@@ -169,7 +235,17 @@ def main(argv: list[str] | None = None) -> int:
                  fmt(r["large_diff"], sign=True)) if "a_small" in r else ("", "", "", "")
         print(f"| {cfg.players} | {cfg.item_set} | {fmt(r['a_wins'])} | {fmt(r['a_share'])} | " + " | ".join(small)
               + " |", flush=True)
+        per_deal[(cfg.players, cfg.item_set)] = r.pop("per_deal")
         res[f"{cfg.players} {cfg.item_set} pure"] = r
+    if args.deals and per_deal:
+        save_deals(args.deals, a, b, args.seed, args.games, [(n, it, *v) for (n, it), v in per_deal.items()])
+    if there and per_deal:
+        print(f"\n| players | items | A's share of decided games, {a} minus {other}, paired over the same deals |")
+        print("|---:|---|---|")
+        for key, here in per_deal.items():
+            d = share_diff(here, there[key])
+            print(f"| {key[0]} | {key[1]} | {fmt(d, sign=True)} |", flush=True)
+            res[f"{key[0]} {key[1]} against"] = {"other": other, "share_diff": d}
     if args.paired or args.paired_only:
         print("\n| players | items | figure | all A | all B | A - B |")
         print("|---:|---|---|---|---|---|")
