@@ -12,15 +12,9 @@ function at the same moment can leave an index that points one signature at anot
   to a temporary name and renames it over the old one, so a worker's write replaces its own
   link and never changes the shared file.
 
-The tests that take tens of seconds of one core (``FIRST``: a kernel compiled for them alone,
-whole games replayed without the JIT) run first, so that the two workers share them out at the
-start and end together, instead of one waiting on the other's last long test; the tests that
-compile the look-ahead's kernels are one group (``xdist_group("lookahead")``, ``--dist
-loadgroup``), run by one worker, which compiles the look-ahead once.
-
-Without ``-n`` (or with ``-n 0``) none of that runs but the order. In every process the tests'
-own small kernels, and the package's functions they call directly, compile at numba's light
-level (``LIGHT``, ``KEEP``).
+Without ``-n`` (or with ``-n 0``) none of that runs. In every process the tests' own small
+kernels, and the package's functions they call directly, compile at numba's light level
+(``LIGHT``, ``KEEP``).
 """
 
 from __future__ import annotations
@@ -44,27 +38,6 @@ LIGHT = ("test_", "_helpers", "kutsch_sim.")
 KEEP_WORKER = ("kutsch_sim.play.play_games_nb", "kutsch_sim.play.play_one_nb")
 KEEP = (*KEEP_WORKER, "kutsch_sim.search.games.play_search_games_nb", "kutsch_sim.search.games.play_search_one_nb",
         "kutsch_sim.calib.record.claims_games_nb")
-
-
-# Longest first (cold, two workers, host F: the look-ahead's group about 100 s, 17-31 s of plain
-# Python each, 7-10 s); a test whose node id starts with an entry runs in the entry's place, the
-# rest keep their order.
-FIRST = (
-    "tests/test_ladder.py::test_a_search_rung_gives_the_same_records_on_threads_and_dask",
-    "tests/test_calib.py::test_the_recorder_plays_the_batch_games",
-    "tests/test_bots_honesty.py::test_a_seat_decides_alike_until_it_can_observe_a_hidden_change_more_games",
-    "tests/test_bots_honesty.py::test_a_seat_decides_alike_until_it_can_observe_a_hidden_change",
-    "tests/test_calib.py::test_the_search_states_the_share_of_worlds_its_pick_won",
-    "tests/test_bots_honesty.py::test_each_decision_shows_the_context_slots_the_engine_writes_for_its_kind",
-    "tests/test_bots_view.py::test_decisions_ignore_what_the_seat_cannot_know",
-)
-
-
-def pytest_collection_modifyitems(config, items) -> None:
-    def rank(item) -> int:
-        return next((k for k, f in enumerate(FIRST) if item.nodeid.startswith(f)), len(FIRST))
-
-    items.sort(key=rank)  # stable: within a rank, the collection's order
 
 
 def _workers(config) -> int:
@@ -97,8 +70,6 @@ def pytest_configure(config) -> None:
             from kutsch_sim import parallel_compile
             from kutsch_sim.api import GameConfig, play_game, run_batch
 
-            if getattr(config.option, "dist", None) == "load":  # xdist's default with -n
-                config.option.dist = "loadgroup"
             run_batch(GameConfig(6, "full", ("smart",)), 1, 0, 1)
             play_game(GameConfig(6, "full", ("smart",)), 1, 0)
             os.environ[_SHARED] = str(kutsch_sim.JIT_CACHE_DIR)

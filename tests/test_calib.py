@@ -12,9 +12,6 @@ from kutsch_sim.calib import record as R
 from kutsch_sim.enums import DK, REC, WIN
 from kutsch_sim.errors import KutschError
 
-# The look-ahead's kernels compile in one worker for all the tests that play them (tests/conftest.py).
-pytestmark = pytest.mark.xdist_group("lookahead")
-
 SEED = 31
 
 

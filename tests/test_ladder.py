@@ -268,7 +268,6 @@ def test_threads_and_dask_give_the_same_records(ladder, tmp_path):
     assert store.read_manifest(tmp_path / "dask" / "results" / "2-greedy")["sessions"][-1]["scheduler"]
 
 
-@pytest.mark.xdist_group("lookahead")  # with the look-ahead's other tests (tests/conftest.py)
 def test_a_search_rung_gives_the_same_records_on_threads_and_dask(tmp_path):
     """The search bot's games too depend on (seed, configuration, game) only."""
     distributed = pytest.importorskip("distributed")

@@ -20,9 +20,6 @@ from kutsch_sim.search.games import work_states_nb
 from kutsch_sim.search.lookahead import MAX_WIDTH, WINS_LEN, search_turn_nb
 from kutsch_sim.search.sample import sample_world_nb
 
-# The look-ahead's kernels compile in one worker for all the tests that play them (tests/conftest.py).
-pytestmark = pytest.mark.xdist_group("lookahead")
-
 SEED = 5
 CASES = [(6, "full", ()), (5, "basic", ()), (9, "basic+Loge", ()), (4, "full", ()), (7, "full", ("smuggling",)),
          (10, "full", ())]

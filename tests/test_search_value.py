@@ -19,9 +19,6 @@ from kutsch_sim.search.value_table import VALUE
 
 from _helpers_scripts import load_script
 
-# The look-ahead's kernels compile in one worker for all the tests that play them (tests/conftest.py).
-pytestmark = pytest.mark.xdist_group("lookahead")
-
 SEED = 11
 
 
