@@ -59,6 +59,23 @@ def test_labels_of_names_and_the_minority_are_the_deal():
         assert row[R.COL_KIND] == DK.DRINK
 
 
+def test_a_calibrated_seat_states_p_teammate_from_the_surface_of_what_it_does():
+    """P(teammate) of a seat holding our items is the table's surface at the posterior and the
+    hard-evidence share, the declaring surface exactly for the seats the declaration taken names."""
+    from kutsch_sim.bots import calibration_table as T
+    from kutsch_sim.calib import surface as S
+    from kutsch_sim.calib.fit import logit
+
+    cfg, rec, cl, _ = claims(9, "basic", ("smart",), 150)
+    d = pd.DataFrame(cl[cl[:, R.COL_TYPE] == R.T_NAMED], columns=list(R.COLUMNS)).assign(config=0)
+    dec = S.declared(d)
+    assert (dec == 1).sum() > 20 and (dec == 0).sum() > 200
+    assert (dec[d["chosen"].to_numpy() == 1] == 1).all()
+    want = np.where(dec == 1, S.apply_surface(np.asarray(T.NAMED[9][1]), logit(d["x2"]), logit(d["x1"])),
+                    S.apply_surface(np.asarray(T.NAMED[9][0]), logit(d["x2"]), logit(d["x1"])))
+    assert np.abs(d["stated"].to_numpy() - want).max() < 1e-9
+
+
 def test_won_is_the_seats_win_and_the_label_of_claims_about_the_end():
     cfg, rec, cl, _ = claims(6, "basic+Loge", ("smart",), 150)
     for row in cl:

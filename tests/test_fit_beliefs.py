@@ -1,5 +1,6 @@
-"""scripts/dev/fit_beliefs.py writes fitted maps into the package: its ``search`` step must
-replace the search's map alone, at the counts its claims hold, and keep everything else."""
+"""scripts/dev/fit_beliefs.py writes fitted maps into the package: its ``search`` step and its
+``maps --only`` must replace the maps named alone, at the counts their claims hold, and keep
+everything else."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import pandas as pd
 import pytest
 
 from kutsch_sim.bots import calibration_table
-from kutsch_sim.bots.calibration import M_SEARCH, N_MAPS
+from kutsch_sim.bots.calibration import M_MINOR, M_SEARCH, N_MAPS
 from kutsch_sim.calib import fit as F
-from kutsch_sim.calib.record import T_SEARCH
+from kutsch_sim.calib import surface as S
+from kutsch_sim.calib.record import T_MINORITY, T_NAMED, T_SEARCH
 
 from _helpers_scripts import load_module
 
@@ -39,7 +41,7 @@ def test_the_search_step_refits_the_search_map_alone(tmp_path, monkeypatch):
 
     new = load_module(table, "table_under_test")
     old = calibration_table
-    assert new.TEMPER_FIT == old.TEMPER_FIT
+    assert new.TEMPER_FIT == old.TEMPER_FIT and new.NAMED == old.NAMED
     for n in range(11):
         for k in range(N_MAPS):
             if k != M_SEARCH:
@@ -54,3 +56,55 @@ def test_the_search_step_refits_the_search_map_alone(tmp_path, monkeypatch):
     text = table.read_text()
     assert "Fitted on the claims of the profile smart" in text  # the other maps' provenance is kept
     assert "M_SEARCH (5, 9 players" in text and "on the picks of search-m in runs/x (12,000 claims)" in text
+
+
+def test_maps_only_refits_what_it_names(tmp_path, monkeypatch):
+    """``maps --only named,minority``: the surfaces of P(teammate) and the minority map at the counts
+    the claims hold, fitted to them; every other map and surface as the table had it."""
+    fb = load_module(SCRIPTS / "fit_beliefs.py", "fit_beliefs_only_under_test")
+    table = tmp_path / "calibration_table.py"
+    table.write_text(Path(calibration_table.__file__).read_text())
+    monkeypatch.setattr(fb, "TABLE", table)
+    rng = np.random.default_rng(5)
+    m = 40000
+    x = rng.uniform(0.05, 0.95, m)
+    hard = rng.choice([0.4, 0.5], m)
+    named = rng.random(m) < 0.3  # the seats a declaration taken names: teammates more often
+    truth = np.where(named, 0.8, 0.3 + 0.2 * (hard == 0.5) + 0.2 * ((x > 0.3) & (x < 0.6)))  # not monotone in x
+    base = {"config": 0, "turn": 0, "seat": 0, "kind": 0}
+    d = pd.DataFrame({**base, "n": 6, "type": T_NAMED, "game": np.arange(m), "about": 1, "x1": hard, "x2": x,
+                      "stated": x, "chosen": named.astype(int), "label": (rng.random(m) < truth).astype(float)})
+    k = 30000  # P(smaller) claims at 5 players whose posterior overstates: the truth is 0.1 + 0.5 x
+    y = rng.uniform(0.05, 0.95, k)
+    mi = pd.DataFrame({**base, "n": 5, "type": T_MINORITY, "game": np.arange(k), "about": -1, "x1": 0.5, "x2": y,
+                       "stated": y, "chosen": 0, "label": (rng.random(k) < 0.1 + 0.5 * y).astype(float)})
+    monkeypatch.setattr(fb, "_claims", lambda runs, prof: pd.concat([d, mi], ignore_index=True))
+    fb.maps("runs/y", "smart", None, "search-m", ["named", "minority"])
+
+    new = load_module(table, "table_only_under_test")
+    old = calibration_table
+    assert new.TEMPER_FIT == old.TEMPER_FIT
+    for n in range(11):
+        for k_ in range(N_MAPS):
+            if (n, k_) != (5, M_MINOR):
+                assert new.CAL[n][k_] == old.CAL[n][k_] and new.KNOTS[n][k_] == old.KNOTS[n][k_], (n, k_)
+        if n != 6:
+            assert new.NAMED[n] == old.NAMED[n], n
+    got = F.apply(F.Map(new.CAL[5][M_MINOR], new.KNOTS[5][M_MINOR]), F.logit([0.2, 0.8]), F.logit([0.5, 0.5]))
+    assert np.abs(got - np.array([0.2, 0.5])).max() < 0.05
+    s0, s1 = np.asarray(new.NAMED[6][0]), np.asarray(new.NAMED[6][1])
+    for xx, hh, want in ((0.2, 0.4, 0.3), (0.45, 0.4, 0.5), (0.8, 0.4, 0.3), (0.45, 0.5, 0.7), (0.8, 0.5, 0.5)):
+        assert abs(S.apply_surface(s0, F.logit([xx]), F.logit([hh]))[0] - want) < 0.06, (xx, hh)
+    assert abs(S.apply_surface(s1, F.logit([0.5]), F.logit([0.4]))[0] - 0.8) < 0.05
+    text = table.read_text()
+    assert "Fitted on the claims of the profile smart" in text  # the kept maps' provenance stays
+    assert "NAMED, M_MINORITY (5, 6 players) refitted on the claims of the profile smart in runs/y" in text
+    assert text.index("NAMED, M_MINORITY") < text.index("M_SEARCH (")  # a later search refit keeps it
+
+
+def test_maps_refuses_an_unknown_map_before_reading_claims(monkeypatch, capsys):
+    fb = load_module(SCRIPTS / "fit_beliefs.py", "fit_beliefs_bad_under_test")
+    monkeypatch.setattr(fb, "_claims", lambda runs, prof: pytest.fail("read claims"))
+    with pytest.raises(SystemExit) as e:
+        fb.maps("runs/y", "smart", None, "search-m", ["nameless"])
+    assert e.value.code == 2 and "no map 'nameless'" in capsys.readouterr().err

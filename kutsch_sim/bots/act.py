@@ -31,7 +31,7 @@ from ..enums import ACT_ATTACK, ACT_DECLARE, ACT_MUL, ACT_TRADE, DCTX_B, DK, OC
 from ..rng import uniform_nb
 from .attack import attack_base_nb, attack_score_nb, best_giveback_nb, support_lean_nb
 from .posterior import joint_nb
-from .calibration import M_WAIT, cal_plan_nb, logit_nb, map_nb, minority_nb
+from .calibration import M_WAIT, cal_plan_nb, logit_nb, map_nb, minority_nb, state_named_nb
 from .intrinsics import ctz_nb
 from .params import (
     M_CLAIR_DN,
@@ -451,6 +451,14 @@ def choose_action_nb(v):
     if pre >= 0:  # the plans above are those of the action taken; the trace says why it was taken instead
         v.out[0] = R_SEARCH_PICK
         v.out[2] = mem[M_PRESET_ODDS]
+    if cal and (p_team >= 0.0 or p_drink >= 0.0):
+        # what it states of the seats holding our items, knowing what it does (decides nothing)
+        named = 0
+        if act == ACT_DECLARE and o % ACT_MUL == DK.TEAM:
+            named = m_team
+        elif act == ACT_DECLARE and o % ACT_MUL == DK.DRINK:
+            named = m_drink
+        state_named_nb(v, named)
     return i
 
 

@@ -13,8 +13,6 @@ isotonic fit makes where the logistic alone misses the shape:
 =========  =======================================  =============================================
 map        what it states                            features
 =========  =======================================  =============================================
-M_NAMED    P(a seat it would name is a teammate)     logit P(teammate), logit of the same from hard
-                                                     evidence alone
 M_JOINT    P(every seat it would name is one)        logit of the joint posterior, and hard alone
 M_ITEM     P(a card is still where it last saw it)   logit of its confidence (``bel_conf``)
 M_MINOR    P(my team is the smaller), odd N (R2.2)   logit posterior share, logit hard-alone share
@@ -36,6 +34,15 @@ pick alone, since the look-ahead compares the raw shares, and states what such a
 worth. Beyond the scores of the declarations it was fitted on, such a map is the logistic
 alone (``calib.fit.regress``). The
 identity map has the coefficients (0, 1, 0, 0), f1 = logit p, and the knots sigma(z).
+
+P(teammate) of each seat holding our victory items, which a seat states but declares on only
+through the joint map, is read from a surface (``NAMED``) over the logit of its posterior
+P(teammate) and the logit of the same from hard evidence alone, bilinear between its knots, one
+surface for a seat the action just taken names in a declaration and one for every other: the
+posterior's soft evidence about these seats is nearly flat between 0.2 and 0.95 and not
+monotone, so no monotone curve of one score states it (docs/calibration.md), and the seats a
+declaration names are teammates more often than other seats at the same belief. The surface is
+stated after the action is chosen (``state_named_nb``) and changes no decision.
 """
 
 from __future__ import annotations
@@ -48,22 +55,24 @@ from ..cards_nb import now_team_nb
 from ..enums import MAX_PLAYERS
 from ..jit import njit
 from .posterior import joint_nb, shares_nb
-from .calibration_table import CAL, DZ, KNOTS, N_KNOTS, TEMPER_FIT, Z0
+from .calibration_table import CAL, DZ, KNOTS, N_KNOTS, NAMED, S_DU, S_DW, S_NU, S_NW, S_U0, S_W0, TEMPER_FIT, Z0
 from .intrinsics import ctz_nb
 from .values import CL_CONF, CL_TM, CLAIM
 
-M_NAMED = 0
-M_JOINT = 1
-M_ITEM = 2
-M_MINOR = 3
-M_WAIT = 4
-M_TEAM = 5
-M_DRINK = 6
-M_SEARCH = 7
-N_MAPS = 8
-MAP_LABELS = ("named", "joint", "item", "minority", "wait", "team", "drink", "search")
+M_JOINT = 0
+M_ITEM = 1
+M_MINOR = 2
+M_WAIT = 3
+M_TEAM = 4
+M_DRINK = 5
+M_SEARCH = 6
+N_MAPS = 7
+MAP_LABELS = ("joint", "item", "minority", "wait", "team", "drink", "search")
 CALT = np.array(CAL, np.float64)  # [players, map, coefficient c0..c3]
 KNOTT = np.array(KNOTS, np.float64)  # [players, map, knot]: the curve at z = Z0 + j DZ
+# [players, named in the declaration taken (0/1), i, j]: P(teammate) at logit P = S_U0 + i S_DU and
+# logit P(hard alone) = S_W0 + j S_DW
+NAMEDT = np.array(NAMED, np.float64)
 TEMPER = np.array(TEMPER_FIT, np.float64)  # [players]: the search's worlds are drawn from w ** TEMPER
 P_EDGE = 1e-4  # probabilities are kept within [P_EDGE, 1 - P_EDGE] before their logit
 
@@ -89,6 +98,45 @@ def map_nb(n, k, f1, f2, f3):
     return KNOTT[n, k, j] * (1.0 - u) + KNOTT[n, k, j + 1] * u
 
 
+@njit(cache=True, inline="always")
+def knot_nb(x, x0, dx, nk):
+    """The knot below x on the grid x0 + j dx (j < nk) and x's share of the way to the next; the
+    ends held."""
+    t = min(max((x - x0) / dx, 0.0), nk - 1 - 1e-9)
+    j = int(t)
+    return j, t - j
+
+
+@njit(cache=True)
+def named_nb(n, declaring, tm, h):
+    """P(teammate) of a seat holding our victory items as a calibrated seat states it (``NAMED``),
+    from its posterior ``tm`` and the same from hard evidence alone ``h``; ``declaring``: the
+    action taken declares naming it."""
+    i, a = knot_nb(logit_nb(tm), S_U0, S_DU, S_NU)
+    j, b = knot_nb(logit_nb(h), S_W0, S_DW, S_NW)
+    s = NAMEDT[n, 1 if declaring else 0]
+    return ((s[i, j] * (1.0 - b) + s[i, j + 1] * b) * (1.0 - a)
+            + (s[i + 1, j] * (1.0 - b) + s[i + 1, j + 1] * b) * a)
+
+
+@njit(cache=True)
+def state_named_nb(v, named):
+    """After the turn's action is chosen: state P(teammate) of each seat holding our victory items
+    (the holders ``cal_plan_nb`` plans with) at ``scr[CLAIM + CL_TM + p]``; ``named``: the bit mask
+    of the seats the declaration taken names (0 if none). Read by the calibration recorder only."""
+    me, n = v.me, v.n
+    m = 0
+    for c in range(8):
+        h = v.k_card[c]
+        if h >= 0 and h < n and h != me and now_team_nb(c, v.bags_open) == v.team and v.conf[c] > 0.05:
+            m |= 1 << int(h)
+    while m:
+        p = ctz_nb(m)
+        m &= m - 1
+        hp, _ = shares_nb(n, me, v.na, v.asg, v.w, np.int64(1) << p, False)
+        v.scr[CLAIM + CL_TM + p] = named_nb(n, (named >> p) & 1, v.tm[p], hp)
+
+
 @njit(cache=True)
 def minority_nb(v):
     """P(my team is the smaller) as a calibrated seat states it (M_MINOR), from its View."""
@@ -103,9 +151,8 @@ def cal_plan_nb(v, need, own, m_cal, drink):
     """A calibrated seat's declaration of its own team (R6.3; with ``drink`` its Drink of Power,
     R7, ``m_cal`` its stated P(minority)): whom to name so that our victory items reach
     ``need`` (``own`` of them in its hand), chosen for the highest stated P(success). Returns (stated P(success), bit mask, P(success) made of
-    the parts, stated joint). Also writes what it states of each seat that holds our items
-    (M_NAMED, at ``scr[CLAIM + CL_TM + p]``) and of each such card (M_ITEM, ``scr[CLAIM +
-    CL_CONF + c]``)."""
+    the parts, stated joint). Also writes what it states of each card that a seat holding our
+    items has (M_ITEM, ``scr[CLAIM + CL_CONF + c]``)."""
     me, n, bags_open, k_card, conf = v.me, v.n, v.bags_open, v.k_card, v.conf
     scr = v.scr
     kind = M_DRINK if drink else M_TEAM
@@ -120,12 +167,6 @@ def cal_plan_nb(v, need, own, m_cal, drink):
             cnt[h] += 1.0
             pi[h] *= q
             cmask |= 1 << int(h)
-    m = cmask
-    while m:
-        p = ctz_nb(m)
-        m &= m - 1
-        hp, _ = shares_nb(n, me, v.na, v.asg, v.w, np.int64(1) << p, False)
-        scr[CLAIM + CL_TM + p] = map_nb(n, M_NAMED, logit_nb(v.tm[p]), logit_nb(hp), 0.0)
     if own >= need:
         if not drink:
             return 1.0, 0, 1.0, 1.0

@@ -5,9 +5,9 @@ DataFrame with the columns ``n``, the player count, and ``config``, a label of t
 configuration the game belongs to). Per count, each map is a logistic
 regression of the label on the map's features (``bots.calibration``, the table):
 
-* the parts, from every decision at which the seat weighed a declaration: ``M_NAMED``,
-  ``M_JOINT``, ``M_MINOR`` (the claim's posterior value and the same from hard evidence
-  alone, ``COL_X2`` and ``COL_X1``) and ``M_WAIT`` (``act.wait_odds_nb`` and the turn; the
+* the parts, from every decision at which the seat weighed a declaration: ``M_JOINT``,
+  ``M_MINOR`` (the claim's posterior value and the same from hard evidence alone, ``COL_X2``
+  and ``COL_X1``) and ``M_WAIT`` (``act.wait_odds_nb`` and the turn; the
   label: the seat won); ``M_ITEM`` (the seat's confidence that the card is still there) from
   the cards of the declarations taken;
 * the declarations, ``M_TEAM`` and ``M_DRINK``, from the declarations taken only: P(success)
@@ -17,6 +17,9 @@ regression of the label on the map's features (``bots.calibration``, the table):
 
 * the search, ``M_SEARCH``, from a search profile's picks: whether the seat won, on its pick's
   share of the sampled worlds.
+
+P(teammate) of the seats holding our items is stated from a surface, not a map
+(``calib.surface``, ``NAMED`` in the table).
 
 A count with too few rows for a map keeps the identity (0, 1, 0). scikit-learn does the
 regressions (``pip install -e '.[test]'``); nothing at play time needs it.
@@ -34,7 +37,6 @@ from ..bots.calibration import (
     M_ITEM,
     M_JOINT,
     M_MINOR,
-    M_NAMED,
     M_SEARCH,
     M_TEAM,
     M_WAIT,
@@ -42,7 +44,9 @@ from ..bots.calibration import (
     N_MAPS,
     P_EDGE,
 )
+from ..bots import calibration_table as TABLE
 from ..bots.calibration_table import DZ, N_KNOTS, Z0
+from . import surface as S
 from .record import T_DECL_DRINK, T_DECL_TEAM, T_ITEM, T_JOINT, T_MINORITY, T_NAMED, T_SEARCH, T_WAIT
 
 MIN_ROWS = 200  # a map needs this many rows (and both labels) at a count, else it stays the identity
@@ -106,8 +110,7 @@ def fit_count(d: pd.DataFrame) -> list[Map]:
     def rows(typ: int) -> pd.DataFrame:
         return d[t == typ]
 
-    named, joint, item, minority, wait = (rows(x) for x in (T_NAMED, T_JOINT, T_ITEM, T_MINORITY, T_WAIT))
-    maps[M_NAMED] = regress([logit(named.x2), logit(named.x1)], named.label)
+    joint, item, minority, wait = (rows(x) for x in (T_JOINT, T_ITEM, T_MINORITY, T_WAIT))
     maps[M_JOINT] = regress([logit(joint.x2), logit(joint.x1)], joint.label)
     maps[M_ITEM] = regress([logit(item.x2)], item.label)
     maps[M_MINOR] = regress([logit(minority.x2), logit(minority.x1)], minority.label)
@@ -140,6 +143,24 @@ def fit_search(d: pd.DataFrame) -> Map:
     return regress([logit(share), picked, picked * logit(share)], x["label"])
 
 
+def fit_named(claims: pd.DataFrame) -> dict[int, np.ndarray]:
+    """The surfaces of P(teammate) of the seats holding our items (``calib.surface``) per player
+    count found in ``claims``."""
+    t = claims["type"].to_numpy()
+    return {int(n): S.fit_named(logit(d["x2"]), logit(d["x1"]), d["label"].to_numpy(np.float64), S.declared(d))
+            for n, d in claims[t == T_NAMED].groupby("n")}
+
+
+def in_table(n: int, k: int) -> Map:
+    """Map k at n players as ``bots/calibration_table.py`` holds it."""
+    return Map(tuple(TABLE.CAL[n][k]), tuple(TABLE.KNOTS[n][k]))
+
+
+def named_in_table(n: int) -> np.ndarray:
+    """The surfaces of P(teammate) at n players as ``bots/calibration_table.py`` holds them."""
+    return np.asarray(TABLE.NAMED[n], np.float64)
+
+
 def fit(claims: pd.DataFrame, search: pd.DataFrame | None = None) -> dict[int, list[Map]]:
     """Maps per player count found in ``claims`` (the smart profile's), with M_SEARCH from the
     search profile's claims ``search`` where it has them (else the identity)."""
@@ -150,15 +171,20 @@ def fit(claims: pd.DataFrame, search: pd.DataFrame | None = None) -> dict[int, l
     return maps
 
 
-def table_source(maps: dict[int, list[Map]], temper: dict[int, float], note: str) -> str:
+def table_source(maps: dict[int, list[Map]], temper: dict[int, float], note: str,
+                 named: dict[int, np.ndarray]) -> str:
     """The text of ``bots/calibration_table.py``: CAL[n][map] = (c0, c1, c2, c3) and KNOTS[n][map],
-    the identity where a count was not fitted, and TEMPER_FIT[n] (1 where not fitted)."""
+    the identity where a count was not fitted, TEMPER_FIT[n] (1 where not fitted) and the surfaces
+    NAMED[n] (the identity where not fitted)."""
     lines = ['"""The calibration maps (``bots.calibration``), made by ``scripts/dev/fit_beliefs.py maps``',
              '(``kutsch_sim.calib.fit``); do not edit by hand.', "", *note.splitlines(), "",
              "CAL[n][map] = (c0, c1, c2, c3), the logistic score's coefficients; KNOTS[n][map] its curve at",
              "z = Z0, Z0 + DZ, ...; maps in the order " + ", ".join(MAP_LABELS) + ". TEMPER_FIT[n]: the",
-             "search's worlds are drawn from the posterior weights to this power.", '"""', "",
+             "search's worlds are drawn from the posterior weights to this power. NAMED[n][d][i][j]:",
+             "P(teammate) of a seat holding our items at logit P = S_U0 + i S_DU and logit P(hard alone) =",
+             "S_W0 + j S_DW, d = 1 for a seat the declaration taken names (calib.surface).", '"""', "",
              f"Z0 = {Z0}", f"DZ = {DZ}", f"N_KNOTS = {N_KNOTS}",
+             f"S_U0, S_DU, S_NU = {S.U0}, {S.DU}, {S.NU}", f"S_W0, S_DW, S_NW = {S.W0}, {S.DW}, {S.NW}",
              "TEMPER_FIT = (" + ", ".join(f"{temper.get(n, 1.0):.2f}" for n in range(11)) + ")",
              "CAL = ("]
     for n in range(11):
@@ -171,6 +197,14 @@ def table_source(maps: dict[int, list[Map]], temper: dict[int, float], note: str
         lines.append(f"    (  # {n} players")
         for mp in row:
             lines.append("        (" + ", ".join(f"{v:.5f}" for v in mp.knots) + "),")
+        lines.append("    ),")
+    lines += [")", "NAMED = ("]
+    for n in range(11):
+        sf = named.get(n)
+        sf = np.stack([S.identity()] * 2) if sf is None else sf
+        lines.append(f"    (  # {n} players: not named, named; a surface a line")
+        for d in range(2):
+            lines.append("        (" + ", ".join("(" + ", ".join(f"{v:.5f}" for v in row) + ")" for row in sf[d]) + "),")
         lines.append("    ),")
     lines += [")", ""]
     return "\n".join(lines)

@@ -162,12 +162,16 @@ def failed_declarations(records: pd.DataFrame) -> pd.DataFrame:
 
 def plot_reliability(claims: pd.DataFrame, path, types=("decl_team", "decl_drink", "named", "minority")) -> None:
     """Reliability diagrams: one panel per claim type (the declarations taken; P(minority) at every
-    decision that weighed it), realised against stated, one line per profile and player count."""
+    decision that weighed it), realised against stated, one line per profile and player count: the
+    count its colour, the profile its line style."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    profiles = list(dict.fromkeys(claims["profile"]))
+    styles = ("-", "--", ":", "-.")
+    colours = plt.get_cmap("tab10")
     fig, axes = plt.subplots(1, len(types), figsize=(4.2 * len(types), 4.2), squeeze=False)
     for ax, typ in zip(axes[0], types, strict=True):
         rows = "weighed" if typ == "minority" else "taken"
@@ -175,7 +179,8 @@ def plot_reliability(claims: pd.DataFrame, path, types=("decl_team", "decl_drink
             r = reliability(judged(d, typ, rows))
             r = r[r["claims"] >= 30]
             if len(r):
-                ax.plot(r["stated"], r["realised"], marker="o", ms=3, lw=1, label=f"{prof} {n}p")
+                ax.plot(r["stated"], r["realised"], marker="o", ms=3, lw=1, color=colours(int(n) % 10),
+                        ls=styles[profiles.index(prof) % len(styles)], label=f"{prof} {n}p")
         ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
         ax.set_title(f"{typ} ({rows})", fontsize=9)
         ax.set_xlabel("stated")

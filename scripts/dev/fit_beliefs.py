@@ -2,6 +2,7 @@
 
     python scripts/dev/fit_beliefs.py evidence --profile smart --games 800 --seed 101
     python scripts/dev/fit_beliefs.py maps runs/cal-a,runs/cal-b --profile smart --search runs/cal-search
+    python scripts/dev/fit_beliefs.py maps runs/cal-a,runs/cal-b --only named
     python scripts/dev/fit_beliefs.py search runs/cal-search --profile search-m
     python scripts/dev/fit_beliefs.py temper --profile smart --games 1000 --seed 909
 
@@ -10,10 +11,13 @@ games of the profile at 3-10 players, basic and full, and writes
 ``kutsch_sim/bots/evidence_table.py``. The fit is a fixed point (the weights change the play
 that measures them): run it again, with another seed, until the weights settle.
 
-``maps``: the calibration maps (``kutsch_sim.calib.fit``) from the claims of one or more
+``maps``: the calibration maps and surfaces (``kutsch_sim.calib.fit``) from the claims of one or more
 calibration runs (``kutsch-sim calibration --out DIR``), pooled; writes
 ``kutsch_sim/bots/calibration_table.py``, keeping its TEMPER_FIT; with ``--search``, the
-search's map (M_SEARCH) from a search profile's claims in other runs.
+search's map (M_SEARCH) from a search profile's claims in other runs. With ``--only named,...``
+it refits those alone and keeps the others; ``named`` is the surface of P(teammate) of the seats
+holding our items (``kutsch_sim.calib.surface``), and ``--only named`` changes no game: a seat
+states it after choosing its action and declares on the joint map (``bots.calibration``).
 
 ``search``: M_SEARCH alone, from a search profile's claims, at the counts they hold; every other
 map of ``calibration_table.py`` and its TEMPER_FIT are kept as they are.
@@ -89,24 +93,53 @@ def _claims(runs: str, prof: str) -> pd.DataFrame:
     return df
 
 
-def maps(runs: str, prof: str, search: str | None, search_prof: str) -> None:
+def _note_of_table() -> str:
+    """The provenance paragraph of ``calibration_table.py``, after its "do not edit" lines."""
+    return TABLE.read_text().split('"""')[1].split("\n\n")[1]
+
+
+def maps(runs: str, prof: str, search: str | None, search_prof: str, only: list[str] | None = None) -> None:
+    from kutsch_sim.bots.calibration import MAP_LABELS, N_MAPS
+
+    labels = ("named",) + MAP_LABELS[:-1]  # the surface of P(teammate), then the maps (the search's has its step)
+    bad = [x for x in only or () if x not in labels]
+    if bad:
+        print(f"fit_beliefs.py maps: no map {bad[0]!r} to refit (maps: {', '.join(labels)})", file=sys.stderr)
+        raise SystemExit(2)
     df = _claims(runs, prof)
     sdf = _claims(search, search_prof) if search else None
-    fitted = F.fit(df, sdf)
+    fitted = F.fit(df, sdf) if any(x != "named" for x in only or ("all",)) else {}
+    named = F.fit_named(df)
     note = f"Fitted on the claims of the profile {prof} in {runs} ({len(df):,} claims)"
     if sdf is not None:
         note += f", M_SEARCH on those of {search_prof} in {search} ({len(sdf):,} claims)"
     note += f", {E.provenance()}."
-    TABLE.write_text(F.table_source(fitted, _temper_of_table(), note))
+    if only:
+        # refit these alone; every other map, the surfaces if not named, and their provenance stay
+        ks = [MAP_LABELS.index(x) for x in only if x != "named"]
+        for n in range(11):
+            row = [F.in_table(n, k) for k in range(N_MAPS)]
+            for k in ks:
+                if n in fitted:
+                    row[k] = fitted[n][k]
+            fitted[n] = row
+        named = {n: named[n] if "named" in only and n in named else F.named_in_table(n) for n in range(11)}
+        counts = ", ".join(str(n) for n in sorted(df["n"].unique()))
+        what = ", ".join("NAMED" if x == "named" else "M_" + x.upper() for x in only)
+        told = (f"{what} ({counts} players) refitted on the claims of the profile {prof} in {runs} "
+                f"({len(df):,} claims), {E.provenance()}.")
+        old = _note_of_table()
+        at = old.find("M_SEARCH (")
+        note = (old[:at] + told + "\n" + old[at:]) if at >= 0 else old.rstrip() + "\n" + told
+    TABLE.write_text(F.table_source(fitted, _temper_of_table(), note, named))
     print(f"wrote {TABLE}")
 
 
 def search_map(runs: str, prof: str) -> None:
-    from kutsch_sim.bots import calibration_table as T
     from kutsch_sim.bots.calibration import M_SEARCH, N_MAPS
 
     sdf = _claims(runs, prof)
-    fitted = {n: [F.Map(tuple(T.CAL[n][k]), tuple(T.KNOTS[n][k])) for k in range(N_MAPS)] for n in range(11)}
+    fitted = {n: [F.in_table(n, k) for k in range(N_MAPS)] for n in range(11)}
     counts = sorted(int(n) for n in sdf["n"].unique())
     for n in range(11):  # the identity where the runs hold no claims of the count
         fitted[n][M_SEARCH] = F.IDENTITY
@@ -118,7 +151,7 @@ def search_map(runs: str, prof: str) -> None:
     note = re.sub(r"M_SEARCH \(.*", "", note, flags=re.S).rstrip()
     note += (f"\nM_SEARCH ({', '.join(map(str, counts))} players; the identity elsewhere) on the picks of {prof} in "
              f"{runs} ({len(sdf):,} claims), {E.provenance()}.")
-    TABLE.write_text(F.table_source(fitted, _temper_of_table(), note))
+    TABLE.write_text(F.table_source(fitted, _temper_of_table(), note, {n: F.named_in_table(n) for n in range(11)}))
     print(f"wrote {TABLE}")
 
 
@@ -160,6 +193,9 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--profile", default="smart", help="whose claims (the runs may hold several profiles)")
     m.add_argument("--search", default=None, help="calibration runs of a search profile, comma-separated: M_SEARCH")
     m.add_argument("--search-profile", default="search-m", help="whose claims fit M_SEARCH")
+    m.add_argument("--only", default=None,
+                   help="refit only these, comma-separated (named: the surface of P(teammate); joint, item, minority, "
+                        "wait, team, drink: maps), keeping the others as the table has them")
     q = sub.add_parser("search")
     q.add_argument("runs", help="calibration run folders of the search profile, comma-separated")
     q.add_argument("--profile", default="search-m", help="whose claims fit M_SEARCH")
@@ -171,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.what == "evidence":
         evidence(a.profile, a.games, a.seed, a.saturation)
     elif a.what == "maps":
-        maps(a.runs, a.profile, a.search, a.search_profile)
+        maps(a.runs, a.profile, a.search, a.search_profile, a.only.split(",") if a.only else None)
     elif a.what == "search":
         search_map(a.runs, a.profile)
     else:
