@@ -106,12 +106,12 @@ step_variants() {
   copy_study "$RUNS/variants" reports/variants-study
 }
 
-# 4. Calibration at the decision: smart and smart-v2, 3-10 players, basic and full, 10,000 games
-#    each, seed 2034 (the maps were fitted on seeds 2031-2033) -> reports/bots/calibration (the
-#    report of `kutsch-sim calibration`, without its claims). Feeds docs/calibration.md,
-#    docs/bots.md and README.md. About 7 minutes.
+# 4. Calibration at the decision: smart and smart-v2, 3-10 players, basic and full, 40,000 games
+#    each, seed 2034 (the maps were fitted on seeds 2031-2033, the surfaces of P(teammate) on
+#    2043-2044) -> reports/bots/calibration (the report of `kutsch-sim calibration`, without its
+#    claims). Feeds docs/calibration.md, docs/bots.md and README.md. About 8 minutes.
 step_calibration() {
-  kutsch-sim calibration --players 3-10 --items basic,full --bots smart,smart-v2 --games 10000 --seed 2034 \
+  kutsch-sim calibration --players 3-10 --items basic,full --bots smart,smart-v2 --games 40000 --seed 2034 \
     --out "$RUNS/cal" --force
   rm -rf reports/bots/calibration && cp -r "$RUNS/cal/report" reports/bots/calibration
 }
