@@ -125,8 +125,8 @@ step_end_beliefs() {
 
 # 4b. The search's claims: search-m on every seat, 5, 6 and 9 players, basic: M_SEARCH fitted on
 #     2,000 and 3,000 games a count (seeds 2039, 2041; `fit_beliefs.py search` writes it into the
-#     package: a new build), then measured on 2,000 other games a count (seed 2040) ->
-#     reports/search/calibration. Feeds docs/calibration.md and docs/search.md. About 20 minutes
+#     package: a new build), then measured on 10,000 other games a count (seed 2040) ->
+#     reports/search/calibration. Feeds docs/calibration.md and docs/search.md. About 25 minutes
 #     on 2 cores.
 step_search_calibration() {
   kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 2000 --seed 2039 \
@@ -134,7 +134,7 @@ step_search_calibration() {
   kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 3000 --seed 2041 \
     --out "$RUNS/cal-search-fit-b" --force
   "$PY" scripts/dev/fit_beliefs.py search "$RUNS/cal-search-fit-a,$RUNS/cal-search-fit-b" --profile search-m
-  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 2000 --seed 2040 \
+  kutsch-sim calibration --players 5,6,9 --items basic --bots search-m --games 10000 --seed 2040 \
     --out "$RUNS/cal-search" --force
   rm -rf reports/search/calibration && cp -r "$RUNS/cal-search/report" reports/search/calibration
 }
