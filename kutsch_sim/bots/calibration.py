@@ -119,6 +119,16 @@ def named_nb(n, declaring, tm, h):
             + (s[i + 1, j] * (1.0 - b) + s[i + 1, j + 1] * b) * a)
 
 
+@njit(cache=True, inline="always")
+def plan_holder_nb(v, c):
+    """The seat a declaration of ours could name for card c: another seat that holds one of our
+    victory items there as far as the seat knows (confidence over 5%), else -1."""
+    h = v.k_card[c]
+    if h >= 0 and h < v.n and h != v.me and now_team_nb(c, v.bags_open) == v.team and v.conf[c] > 0.05:
+        return h
+    return -1
+
+
 @njit(cache=True)
 def state_named_nb(v, named):
     """After the turn's action is chosen: state P(teammate) of each seat holding our victory items
@@ -127,8 +137,8 @@ def state_named_nb(v, named):
     me, n = v.me, v.n
     m = 0
     for c in range(8):
-        h = v.k_card[c]
-        if h >= 0 and h < n and h != me and now_team_nb(c, v.bags_open) == v.team and v.conf[c] > 0.05:
+        h = plan_holder_nb(v, c)
+        if h >= 0:
             m |= 1 << int(h)
     while m:
         p = ctz_nb(m)
@@ -153,15 +163,15 @@ def cal_plan_nb(v, need, own, m_cal, drink):
     ``need`` (``own`` of them in its hand), chosen for the highest stated P(success). Returns (stated P(success), bit mask, P(success) made of
     the parts, stated joint). Also writes what it states of each card that a seat holding our
     items has (M_ITEM, ``scr[CLAIM + CL_CONF + c]``)."""
-    me, n, bags_open, k_card, conf = v.me, v.n, v.bags_open, v.k_card, v.conf
+    me, n, conf = v.me, v.n, v.conf
     scr = v.scr
     kind = M_DRINK if drink else M_TEAM
     cnt = np.zeros(MAX_PLAYERS)
     pi = np.ones(MAX_PLAYERS)
     cmask = 0
     for c in range(8):
-        h = k_card[c]
-        if h >= 0 and h < n and h != me and now_team_nb(c, bags_open) == v.team and conf[c] > 0.05:
+        h = plan_holder_nb(v, c)
+        if h >= 0:
             q = map_nb(n, M_ITEM, logit_nb(conf[c]), 0.0, 0.0)
             scr[CLAIM + CL_CONF + c] = q
             cnt[h] += 1.0
