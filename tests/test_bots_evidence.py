@@ -157,6 +157,27 @@ def test_the_kernel_reads_the_maps_the_fit_wrote():
         assert float(F.apply(ident, F.logit(p))) == pytest.approx(p, abs=2e-3)
 
 
+@njit(cache=True)
+def _surf_nb(n, k, tm, h):
+    return C.surf_nb(n, k, tm, h)
+
+
+def test_the_kernel_reads_the_surfaces_the_fit_wrote():
+    """``calibration.surf_nb`` equals ``calib.surface.apply_surface`` on the table's own surfaces,
+    inside and beyond the knots, and what hard evidence settles stays settled."""
+    from kutsch_sim.calib import surface as S
+
+    rng = np.random.default_rng(4)
+    for n in (3, 6, 9):
+        for k in range(C.N_SURF):
+            sf = C.SURFT[n, k]
+            for _ in range(30):
+                tm, h = rng.uniform(1e-5, 1 - 1e-5, 2)
+                want = float(S.apply_surface(sf, F.logit([tm]), F.logit([h]))[0])
+                assert _surf_nb(n, k, tm, h) == pytest.approx(want, abs=1e-12)
+            assert _surf_nb(n, k, 0.7, 0.0) == 0.0 and _surf_nb(n, k, 0.2, 1.0) == 1.0
+
+
 def test_a_map_needs_rows_of_both_labels_and_its_curve_rises():
     rng = np.random.default_rng(5)
     assert F.regress([rng.normal(size=50)], np.ones(50)) == F.IDENTITY

@@ -63,6 +63,7 @@ def test_a_calibrated_seat_states_p_teammate_from_the_surface_of_what_it_does():
     """P(teammate) of a seat holding our items is the table's surface at the posterior and the
     hard-evidence share, the declaring surface exactly for the seats the declaration taken names."""
     from kutsch_sim.bots import calibration_table as T
+    from kutsch_sim.bots.calibration import S_NAMED, S_NAMED_DECL
     from kutsch_sim.calib import surface as S
     from kutsch_sim.calib.fit import logit
 
@@ -71,8 +72,10 @@ def test_a_calibrated_seat_states_p_teammate_from_the_surface_of_what_it_does():
     dec = S.declared(d)
     assert (dec == 1).sum() > 20 and (dec == 0).sum() > 200
     assert (dec[d["chosen"].to_numpy() == 1] == 1).all()
-    want = np.where(dec == 1, S.apply_surface(np.asarray(T.NAMED[9][1]), logit(d["x2"]), logit(d["x1"])),
-                    S.apply_surface(np.asarray(T.NAMED[9][0]), logit(d["x2"]), logit(d["x1"])))
+    u, w, h = logit(d["x2"]), logit(d["x1"]), d["x1"].to_numpy()
+    want = np.where(dec == 1, S.apply_surface(np.asarray(T.SURF[9][S_NAMED_DECL]), u, w),
+                    S.apply_surface(np.asarray(T.SURF[9][S_NAMED]), u, w))
+    want = np.where(h <= 0.0, 0.0, np.where(h >= 1.0, 1.0, want))  # what hard evidence settles
     assert np.abs(d["stated"].to_numpy() - want).max() < 1e-9
 
 

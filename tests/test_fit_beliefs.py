@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from kutsch_sim.bots import calibration_table
-from kutsch_sim.bots.calibration import M_MINOR, M_SEARCH, N_MAPS
+from kutsch_sim.bots.calibration import M_SEARCH, N_MAPS, S_MINOR, S_NAMED, S_NAMED_DECL
 from kutsch_sim.calib import fit as F
 from kutsch_sim.calib import surface as S
 from kutsch_sim.calib.record import T_MINORITY, T_NAMED, T_SEARCH
@@ -41,7 +41,7 @@ def test_the_search_step_refits_the_search_map_alone(tmp_path, monkeypatch):
 
     new = load_module(table, "table_under_test")
     old = calibration_table
-    assert new.TEMPER_FIT == old.TEMPER_FIT and new.NAMED == old.NAMED
+    assert new.TEMPER_FIT == old.TEMPER_FIT and new.SURF == old.SURF
     for n in range(11):
         for k in range(N_MAPS):
             if k != M_SEARCH:
@@ -54,12 +54,12 @@ def test_the_search_step_refits_the_search_map_alone(tmp_path, monkeypatch):
         assert np.all(np.diff(got) > 0)
         assert abs(got[1] - 0.35) < 0.05 and abs(got[2] - 0.6) < 0.05  # the truth: (0.5 + 0.2) / 2, (1 + 0.2) / 2
     text = table.read_text()
-    assert "Fitted on the claims of the profile smart" in text  # the other maps' provenance is kept
+    assert "fitted on the claims of the profile smart" in text  # the other maps' provenance is kept
     assert "M_SEARCH (5, 9 players" in text and "on the picks of search-m in runs/x (12,000 claims)" in text
 
 
 def test_maps_only_refits_what_it_names(tmp_path, monkeypatch):
-    """``maps --only named,minority``: the surfaces of P(teammate) and the minority map at the counts
+    """``maps --only named,minority``: the surfaces of P(teammate) and of P(smaller) at the counts
     the claims hold, fitted to them; every other map and surface as the table had it."""
     fb = load_module(SCRIPTS / "fit_beliefs.py", "fit_beliefs_only_under_test")
     table = tmp_path / "calibration_table.py"
@@ -83,23 +83,21 @@ def test_maps_only_refits_what_it_names(tmp_path, monkeypatch):
 
     new = load_module(table, "table_only_under_test")
     old = calibration_table
-    assert new.TEMPER_FIT == old.TEMPER_FIT
+    assert new.TEMPER_FIT == old.TEMPER_FIT and new.CAL == old.CAL and new.KNOTS == old.KNOTS
     for n in range(11):
-        for k_ in range(N_MAPS):
-            if (n, k_) != (5, M_MINOR):
-                assert new.CAL[n][k_] == old.CAL[n][k_] and new.KNOTS[n][k_] == old.KNOTS[n][k_], (n, k_)
-        if n != 6:
-            assert new.NAMED[n] == old.NAMED[n], n
-    got = F.apply(F.Map(new.CAL[5][M_MINOR], new.KNOTS[5][M_MINOR]), F.logit([0.2, 0.8]), F.logit([0.5, 0.5]))
+        for j in range(len(old.SURF[n])):
+            if (n, j) not in ((6, S_NAMED), (6, S_NAMED_DECL), (5, S_MINOR)):
+                assert new.SURF[n][j] == old.SURF[n][j], (n, j)
+    sm = np.asarray(new.SURF[5][S_MINOR])
+    got = S.apply_surface(sm, F.logit([0.2, 0.8]), F.logit([0.5, 0.5]))
     assert np.abs(got - np.array([0.2, 0.5])).max() < 0.05
-    s0, s1 = np.asarray(new.NAMED[6][0]), np.asarray(new.NAMED[6][1])
+    s0, s1 = np.asarray(new.SURF[6][S_NAMED]), np.asarray(new.SURF[6][S_NAMED_DECL])
     for xx, hh, want in ((0.2, 0.4, 0.3), (0.45, 0.4, 0.5), (0.8, 0.4, 0.3), (0.45, 0.5, 0.7), (0.8, 0.5, 0.5)):
         assert abs(S.apply_surface(s0, F.logit([xx]), F.logit([hh]))[0] - want) < 0.06, (xx, hh)
     assert abs(S.apply_surface(s1, F.logit([0.5]), F.logit([0.4]))[0] - 0.8) < 0.05
     text = table.read_text()
-    assert "Fitted on the claims of the profile smart" in text  # the kept maps' provenance stays
-    assert "NAMED, M_MINORITY (5, 6 players) refitted on the claims of the profile smart in runs/y" in text
-    assert text.index("NAMED, M_MINORITY") < text.index("M_SEARCH (")  # a later search refit keeps it
+    assert "S_NAMED, S_MINORITY (5, 6 players) refitted on the claims of the profile smart in runs/y" in text
+    assert text.index("S_NAMED, S_MINORITY") < text.index("M_SEARCH (")  # a later search refit keeps it
 
 
 def test_maps_refuses_an_unknown_map_before_reading_claims(monkeypatch, capsys):

@@ -1,48 +1,56 @@
-"""Probabilities that hold: the maps a calibrated seat reads its beliefs through when it
-declares (``params.P_CALIBRATED``; the tables in ``calibration_table``).
+"""Probabilities that hold: the maps and surfaces a calibrated seat reads its beliefs through
+when it declares (``params.P_CALIBRATED``; the tables in ``calibration_table``).
 
 A seat's posterior (``bots.beliefs``) ranks well but says more than it knows: its soft
 evidence is correlated, and the seats that hold our victory items are not a random sample of
 those it believes teammates (opponents keep our items from us). So a calibrated seat states,
-and declares on, numbers read through maps fitted to what then happened in simulated games
-at its player count (``kutsch_sim.calib``, ``docs/calibration.md``). Each map is a logistic
-score of up to three features, ``z = c0 + c1 f1 + c2 f2 + c3 f3``, read through a monotone curve
-(``KNOTS``: its values at z = Z0, Z0 + DZ, ..., linear between them, the ends held), which an
-isotonic fit makes where the logistic alone misses the shape:
+and declares on, numbers fitted to what then happened in simulated games at its player count
+(``kutsch_sim.calib``, ``docs/calibration.md``).
+
+Beliefs about teams are read from **surfaces** over the logit of the posterior's value and the
+logit of the same from hard evidence alone (``SURF``: their values at knots, bilinear between
+them, the ends held; what hard evidence settles, 0 or 1, stays settled). For the seats our
+items are with, the posterior's soft evidence is nearly flat between about 0.2 and 0.95 and not
+monotone, so no monotone curve of one score states it:
+
+==============  ==================================================================
+surface         what it states
+==============  ==================================================================
+S_NAMED         P(teammate) of a seat holding our victory items, not named by the
+                declaration taken (stated after the action is chosen,
+                ``state_named_nb``; it decides nothing)
+S_NAMED_DECL    the same, of a seat the declaration taken names
+S_JOINT         P(every seat a declaration would name is a teammate)
+S_MINOR         P(my team is the smaller), odd N (R2.2)
+==============  ==================================================================
+
+The rest are **maps**: a logistic score of up to three features, ``z = c0 + c1 f1 + c2 f2 + c3
+f3``, read through a monotone curve (``KNOTS``: its values at z = Z0, Z0 + DZ, ..., linear
+between them, the ends held), which an isotonic fit makes where the logistic alone misses the
+shape:
 
 =========  =======================================  =============================================
 map        what it states                            features
 =========  =======================================  =============================================
-M_JOINT    P(every seat it would name is one)        logit of the joint posterior, and hard alone
 M_ITEM     P(a card is still where it last saw it)   logit of its confidence (``bel_conf``)
-M_MINOR    P(my team is the smaller), odd N (R2.2)   logit posterior share, logit hard-alone share
 M_WAIT     P(my team wins by playing on)             logit of ``act.wait_odds_nb``, turn / 100
-M_TEAM     P(the team declaration succeeds), R6.3    logit of M_JOINT x the M_ITEM of each counted
+M_TEAM     P(the team declaration succeeds), R6.3    logit of S_JOINT x the M_ITEM of each counted
                                                      card
-M_DRINK    the same with the Drink of Power, R7      logit of M_JOINT x M_ITEMs x M_MINOR
+M_DRINK    the same with the Drink of Power, R7      logit of S_JOINT x M_ITEMs x S_MINOR
 M_SEARCH   P(I win), the search's picked action      logit of the share of its sampled worlds that
            (``search.lookahead``)                    the action won; 1 if that share is a pick's
                                                      that replaced smart's choice; their product
 =========  =======================================  =============================================
 
-The last two are fitted on the declarations taken only: a seat declares the first time its
-estimate passes its threshold, so the declarations made are those whose estimate was lucky
+M_TEAM and M_DRINK are fitted on the declarations taken only: a seat declares the first time
+its estimate passes its threshold, so the declarations made are those whose estimate was lucky
 (the optimizer's curse in time); a map fitted on them states what such declarations are
 worth. M_SEARCH is fitted on the look-ahead's picks, the label whether the seat then won (the
 share of its worlds won overstates that above one half, docs/calibration.md); it leaves the
 pick alone, since the look-ahead compares the raw shares, and states what such a share is
 worth. Beyond the scores of the declarations it was fitted on, such a map is the logistic
-alone (``calib.fit.regress``). The
-identity map has the coefficients (0, 1, 0, 0), f1 = logit p, and the knots sigma(z).
-
-P(teammate) of each seat holding our victory items, which a seat states but declares on only
-through the joint map, is read from a surface (``NAMED``) over the logit of its posterior
-P(teammate) and the logit of the same from hard evidence alone, bilinear between its knots, one
-surface for a seat the action just taken names in a declaration and one for every other: the
-posterior's soft evidence about these seats is nearly flat between 0.2 and 0.95 and not
-monotone, so no monotone curve of one score states it (docs/calibration.md), and the seats a
-declaration names are teammates more often than other seats at the same belief. The surface is
-stated after the action is chosen (``state_named_nb``) and changes no decision.
+alone (``calib.fit.regress``). The identity map has the coefficients (0, 1, 0, 0), f1 = logit
+p, and the knots sigma(z).
 """
 
 from __future__ import annotations
@@ -55,24 +63,27 @@ from ..cards_nb import now_team_nb
 from ..enums import MAX_PLAYERS
 from ..jit import njit
 from .posterior import joint_nb, shares_nb
-from .calibration_table import CAL, DZ, KNOTS, N_KNOTS, NAMED, S_DU, S_DW, S_NU, S_NW, S_U0, S_W0, TEMPER_FIT, Z0
+from .calibration_table import CAL, DZ, KNOTS, N_KNOTS, S_DU, S_DW, S_NU, S_NW, S_U0, S_W0, SURF, TEMPER_FIT, Z0
 from .intrinsics import ctz_nb
 from .values import CL_CONF, CL_TM, CLAIM
 
-M_JOINT = 0
-M_ITEM = 1
-M_MINOR = 2
-M_WAIT = 3
-M_TEAM = 4
-M_DRINK = 5
-M_SEARCH = 6
-N_MAPS = 7
-MAP_LABELS = ("joint", "item", "minority", "wait", "team", "drink", "search")
+M_ITEM = 0
+M_WAIT = 1
+M_TEAM = 2
+M_DRINK = 3
+M_SEARCH = 4
+N_MAPS = 5
+MAP_LABELS = ("item", "wait", "team", "drink", "search")
+S_NAMED = 0  # P(teammate) of a seat holding our items, not named by the declaration taken
+S_NAMED_DECL = 1  # the same, named by it
+S_JOINT = 2  # P(every seat the plan names is a teammate)
+S_MINOR = 3  # P(my team is the smaller), odd N (R2.2)
+N_SURF = 4
+SURF_LABELS = ("named", "named-declared", "joint", "minority")
 CALT = np.array(CAL, np.float64)  # [players, map, coefficient c0..c3]
 KNOTT = np.array(KNOTS, np.float64)  # [players, map, knot]: the curve at z = Z0 + j DZ
-# [players, named in the declaration taken (0/1), i, j]: P(teammate) at logit P = S_U0 + i S_DU and
-# logit P(hard alone) = S_W0 + j S_DW
-NAMEDT = np.array(NAMED, np.float64)
+# [players, surface, i, j]: the surface at logit P = S_U0 + i S_DU and logit P(hard alone) = S_W0 + j S_DW
+SURFT = np.array(SURF, np.float64)
 TEMPER = np.array(TEMPER_FIT, np.float64)  # [players]: the search's worlds are drawn from w ** TEMPER
 P_EDGE = 1e-4  # probabilities are kept within [P_EDGE, 1 - P_EDGE] before their logit
 
@@ -108,13 +119,16 @@ def knot_nb(x, x0, dx, nk):
 
 
 @njit(cache=True)
-def named_nb(n, declaring, tm, h):
-    """P(teammate) of a seat holding our victory items as a calibrated seat states it (``NAMED``),
-    from its posterior ``tm`` and the same from hard evidence alone ``h``; ``declaring``: the
-    action taken declares naming it."""
+def surf_nb(n, k, tm, h):
+    """Surface k at n players of a posterior ``tm`` and the same from hard evidence alone ``h``;
+    what hard evidence settles stays settled."""
+    if h <= 0.0:
+        return 0.0
+    if h >= 1.0:
+        return 1.0
     i, a = knot_nb(logit_nb(tm), S_U0, S_DU, S_NU)
     j, b = knot_nb(logit_nb(h), S_W0, S_DW, S_NW)
-    s = NAMEDT[n, 1 if declaring else 0]
+    s = SURFT[n, k]
     return ((s[i, j] * (1.0 - b) + s[i, j + 1] * b) * (1.0 - a)
             + (s[i + 1, j] * (1.0 - b) + s[i + 1, j + 1] * b) * a)
 
@@ -127,6 +141,14 @@ def plan_holder_nb(v, c):
     if h >= 0 and h < v.n and h != v.me and now_team_nb(c, v.bags_open) == v.team and v.conf[c] > 0.05:
         return h
     return -1
+
+
+@njit(cache=True)
+def named_nb(n, declaring, tm, h):
+    """P(teammate) of a seat holding our victory items as a calibrated seat states it,
+    from its posterior ``tm`` and the same from hard evidence alone ``h``; ``declaring``: the
+    action taken declares naming it."""
+    return surf_nb(n, S_NAMED_DECL if declaring else S_NAMED, tm, h)
 
 
 @njit(cache=True)
@@ -149,11 +171,11 @@ def state_named_nb(v, named):
 
 @njit(cache=True)
 def minority_nb(v):
-    """P(my team is the smaller) as a calibrated seat states it (M_MINOR), from its View."""
+    """P(my team is the smaller) as a calibrated seat states it (S_MINOR), from its View."""
     h, ps = shares_nb(v.n, v.me, v.na, v.asg, v.w, np.int64(0), True)
     if h < 0.0:
         return v.minor
-    return map_nb(v.n, M_MINOR, logit_nb(ps), logit_nb(h), 0.0)
+    return surf_nb(v.n, S_MINOR, ps, h)
 
 
 @njit(cache=True)
@@ -196,7 +218,7 @@ def cal_plan_nb(v, need, own, m_cal, drink):
         if k >= need:
             pj = joint_nb(n, me, v.na, v.asg, v.w, v.k_assoc, sub, sub)
             hj, _ = shares_nb(n, me, v.na, v.asg, v.w, np.int64(sub), False)
-            j = map_nb(n, M_JOINT, logit_nb(pj), logit_nb(hj), 0.0)
+            j = surf_nb(n, S_JOINT, pj, hj)
             p1 = j * items * (m_cal if drink else 1.0)
             pr = map_nb(n, kind, logit_nb(p1), 0.0, 0.0)
             if pr > best:

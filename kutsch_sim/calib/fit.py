@@ -1,28 +1,26 @@
-"""Fit the calibration maps (``bots.calibration``) to what the recorder saw.
+"""Fit the calibration maps and surfaces (``bots.calibration``) to what the recorder saw.
 
 Input: the claims of games played by the profile being calibrated (``calib.record``, one
 DataFrame with the columns ``n``, the player count, and ``config``, a label of the
-configuration the game belongs to). Per count, each map is a logistic
-regression of the label on the map's features (``bots.calibration``, the table):
+configuration the game belongs to). Per count:
 
-* the parts, from every decision at which the seat weighed a declaration: ``M_JOINT``,
-  ``M_MINOR`` (the claim's posterior value and the same from hard evidence alone, ``COL_X2``
-  and ``COL_X1``) and ``M_WAIT`` (``act.wait_odds_nb`` and the turn; the
-  label: the seat won); ``M_ITEM`` (the seat's confidence that the card is still there) from
-  the cards of the declarations taken;
+* the surfaces (``calib.surface``), from every decision at which the seat weighed a
+  declaration, over the claim's posterior value and the same from hard evidence alone
+  (``COL_X2``, ``COL_X1``): P(teammate) of the seats a plan names (two: named by the
+  declaration taken or not), P(all of them) and P(my team is the smaller); each drawn towards
+  the table's surface where claims are thin (``prior``);
+* the maps, each a logistic regression of the label on the map's features: ``M_WAIT``
+  (``act.wait_odds_nb`` and the turn; the label: the seat won); ``M_ITEM`` (the seat's
+  confidence that the card is still there) from the cards of the declarations taken;
 * the declarations, ``M_TEAM`` and ``M_DRINK``, from the declarations taken only: P(success)
-  made of the *new* parts (the joint map of the named seats, times each counted card's item
-  map, times the minority map for the Drink) is the feature, and whether the declaration
-  succeeded the label.
-
+  made of the *new* parts (the joint surface of the named seats, times each counted card's item
+  map, times the minority surface for the Drink) is the feature, and whether the declaration
+  succeeded the label;
 * the search, ``M_SEARCH``, from a search profile's picks: whether the seat won, on its pick's
   share of the sampled worlds.
 
-P(teammate) of the seats holding our items is stated from a surface, not a map
-(``calib.surface``, ``NAMED`` in the table).
-
-A count with too few rows for a map keeps the identity (0, 1, 0). scikit-learn does the
-regressions (``pip install -e '.[test]'``); nothing at play time needs it.
+A count with too few rows for a map keeps the identity (0, 1, 0), for a surface its prior.
+scikit-learn does the regressions (``pip install -e '.[test]'``); nothing at play time needs it.
 """
 
 from __future__ import annotations
@@ -35,14 +33,18 @@ import pandas as pd
 from ..bots.calibration import (
     M_DRINK,
     M_ITEM,
-    M_JOINT,
-    M_MINOR,
     M_SEARCH,
     M_TEAM,
     M_WAIT,
     MAP_LABELS,
     N_MAPS,
+    N_SURF,
     P_EDGE,
+    S_JOINT,
+    S_MINOR,
+    S_NAMED,
+    S_NAMED_DECL,
+    SURF_LABELS,
 )
 from ..bots import calibration_table as TABLE
 from ..bots.calibration_table import DZ, N_KNOTS, Z0
@@ -102,23 +104,32 @@ def apply(mp: Map, *features) -> np.ndarray:
     return np.interp(z, GRID, mp.knots)
 
 
-def fit_count(d: pd.DataFrame) -> list[Map]:
-    """The N_MAPS maps of one player count from its claims ``d``."""
+def fit_count(d: pd.DataFrame, prior: np.ndarray) -> tuple[list[Map], np.ndarray]:
+    """The N_MAPS maps and the N_SURF surfaces of one player count from its claims ``d``, each
+    surface drawn towards ``prior[k]`` where claims are thin."""
     maps = [IDENTITY] * N_MAPS
+    surfs = np.array(prior, np.float64, copy=True)
     t = d["type"].to_numpy()
 
     def rows(typ: int) -> pd.DataFrame:
         return d[t == typ]
 
-    joint, item, minority, wait = (rows(x) for x in (T_JOINT, T_ITEM, T_MINORITY, T_WAIT))
-    maps[M_JOINT] = regress([logit(joint.x2), logit(joint.x1)], joint.label)
+    def surface(x: pd.DataFrame, k: int) -> np.ndarray:
+        return S.fit_surface(logit(x.x2), logit(x.x1), x.label.to_numpy(np.float64), prior[k], S.LAM0)
+
+    named, joint, item, minority, wait = (rows(x) for x in (T_NAMED, T_JOINT, T_ITEM, T_MINORITY, T_WAIT))
+    dec = S.declared(named)
+    surfs[S_NAMED] = surface(named[dec == 0], S_NAMED)
+    surfs[S_NAMED_DECL] = surface(named[dec == 1], S_NAMED_DECL)
+    surfs[S_JOINT] = surface(joint, S_JOINT)
+    surfs[S_MINOR] = surface(minority, S_MINOR)
     maps[M_ITEM] = regress([logit(item.x2)], item.label)
-    maps[M_MINOR] = regress([logit(minority.x2), logit(minority.x1)], minority.label)
     maps[M_WAIT] = regress([logit(wait.x1), wait.x2.to_numpy()], wait.label)
     # the declarations taken, their features rebuilt from the new parts
-    j = joint.assign(jn=apply(maps[M_JOINT], logit(joint.x2), logit(joint.x1)))[KEY + ["jn"]]
+    j = joint.assign(jn=S.apply_surface(surfs[S_JOINT], logit(joint.x2), logit(joint.x1)))[KEY + ["jn"]]
     it = item.assign(i=apply(maps[M_ITEM], logit(item.x2))).groupby(KEY, as_index=False)["i"].prod()
-    mi = minority.assign(mn=apply(maps[M_MINOR], logit(minority.x2), logit(minority.x1)))[KEY[:-1] + ["mn"]]
+    mi = minority.assign(mn=S.apply_surface(surfs[S_MINOR], logit(minority.x2),
+                                            logit(minority.x1)))[KEY[:-1] + ["mn"]]
     for typ, m in ((T_DECL_TEAM, M_TEAM), (T_DECL_DRINK, M_DRINK)):
         dec = rows(typ)
         dec = dec[(dec.chosen == 1) & (dec.stated > 0)]
@@ -130,7 +141,7 @@ def fit_count(d: pd.DataFrame) -> list[Map]:
             dec = dec.merge(mi, on=KEY[:-1], how="left")
             parts = parts * dec.mn.fillna(0.5).to_numpy()
         maps[m] = regress([logit(parts)], dec.label)
-    return maps
+    return maps, surfs
 
 
 def fit_search(d: pd.DataFrame) -> Map:
@@ -143,46 +154,43 @@ def fit_search(d: pd.DataFrame) -> Map:
     return regress([logit(share), picked, picked * logit(share)], x["label"])
 
 
-def fit_named(claims: pd.DataFrame) -> dict[int, np.ndarray]:
-    """The surfaces of P(teammate) of the seats holding our items (``calib.surface``) per player
-    count found in ``claims``."""
-    t = claims["type"].to_numpy()
-    return {int(n): S.fit_named(logit(d["x2"]), logit(d["x1"]), d["label"].to_numpy(np.float64), S.declared(d))
-            for n, d in claims[t == T_NAMED].groupby("n")}
-
-
 def in_table(n: int, k: int) -> Map:
     """Map k at n players as ``bots/calibration_table.py`` holds it."""
     return Map(tuple(TABLE.CAL[n][k]), tuple(TABLE.KNOTS[n][k]))
 
 
-def named_in_table(n: int) -> np.ndarray:
-    """The surfaces of P(teammate) at n players as ``bots/calibration_table.py`` holds them."""
-    return np.asarray(TABLE.NAMED[n], np.float64)
+def surfs_in_table(n: int) -> np.ndarray:
+    """The N_SURF surfaces at n players as ``bots/calibration_table.py`` holds them."""
+    return np.asarray(TABLE.SURF[n], np.float64)
 
 
-def fit(claims: pd.DataFrame, search: pd.DataFrame | None = None) -> dict[int, list[Map]]:
-    """Maps per player count found in ``claims`` (the smart profile's), with M_SEARCH from the
-    search profile's claims ``search`` where it has them (else the identity)."""
-    maps = {int(n): fit_count(d) for n, d in claims.groupby("n")}
+def fit(claims: pd.DataFrame, search: pd.DataFrame | None = None
+        ) -> tuple[dict[int, list[Map]], dict[int, np.ndarray]]:
+    """Maps and surfaces per player count found in ``claims`` (the smart profile's; each surface
+    drawn towards the table's), with M_SEARCH from the search profile's claims ``search`` where it
+    has them (else the identity)."""
+    fitted = {int(n): fit_count(d, surfs_in_table(int(n))) for n, d in claims.groupby("n")}
+    maps = {n: m for n, (m, _) in fitted.items()}
+    surfs = {n: sf for n, (_, sf) in fitted.items()}
     if search is not None:
         for n, d in search.groupby("n"):
             maps.setdefault(int(n), [IDENTITY] * N_MAPS)[M_SEARCH] = fit_search(d)
-    return maps
+    return maps, surfs
 
 
 def table_source(maps: dict[int, list[Map]], temper: dict[int, float], note: str,
-                 named: dict[int, np.ndarray]) -> str:
+                 surfs: dict[int, np.ndarray]) -> str:
     """The text of ``bots/calibration_table.py``: CAL[n][map] = (c0, c1, c2, c3) and KNOTS[n][map],
     the identity where a count was not fitted, TEMPER_FIT[n] (1 where not fitted) and the surfaces
-    NAMED[n] (the identity where not fitted)."""
-    lines = ['"""The calibration maps (``bots.calibration``), made by ``scripts/dev/fit_beliefs.py maps``',
-             '(``kutsch_sim.calib.fit``); do not edit by hand.', "", *note.splitlines(), "",
+    SURF[n][k] (the identity where not fitted)."""
+    lines = ['"""The calibration maps and surfaces (``bots.calibration``), made by',
+             '``scripts/dev/fit_beliefs.py maps`` (``kutsch_sim.calib.fit``); do not edit by hand.', "",
+             *note.splitlines(), "",
              "CAL[n][map] = (c0, c1, c2, c3), the logistic score's coefficients; KNOTS[n][map] its curve at",
              "z = Z0, Z0 + DZ, ...; maps in the order " + ", ".join(MAP_LABELS) + ". TEMPER_FIT[n]: the",
-             "search's worlds are drawn from the posterior weights to this power. NAMED[n][d][i][j]:",
-             "P(teammate) of a seat holding our items at logit P = S_U0 + i S_DU and logit P(hard alone) =",
-             "S_W0 + j S_DW, d = 1 for a seat the declaration taken names (calib.surface).", '"""', "",
+             "search's worlds are drawn from the posterior weights to this power. SURF[n][k][i][j]: surface k",
+             "(" + ", ".join(SURF_LABELS) + ") at logit P = S_U0 + i S_DU and logit",
+             "P(hard alone) = S_W0 + j S_DW (calib.surface).", '"""', "",
              f"Z0 = {Z0}", f"DZ = {DZ}", f"N_KNOTS = {N_KNOTS}",
              f"S_U0, S_DU, S_NU = {S.U0}, {S.DU}, {S.NU}", f"S_W0, S_DW, S_NW = {S.W0}, {S.DW}, {S.NW}",
              "TEMPER_FIT = (" + ", ".join(f"{temper.get(n, 1.0):.2f}" for n in range(11)) + ")",
@@ -198,13 +206,14 @@ def table_source(maps: dict[int, list[Map]], temper: dict[int, float], note: str
         for mp in row:
             lines.append("        (" + ", ".join(f"{v:.5f}" for v in mp.knots) + "),")
         lines.append("    ),")
-    lines += [")", "NAMED = ("]
+    lines += [")", "SURF = ("]
     for n in range(11):
-        sf = named.get(n)
-        sf = np.stack([S.identity()] * 2) if sf is None else sf
-        lines.append(f"    (  # {n} players: not named, named; a surface a line")
-        for d in range(2):
-            lines.append("        (" + ", ".join("(" + ", ".join(f"{v:.5f}" for v in row) + ")" for row in sf[d]) + "),")
+        sf = surfs.get(n)
+        sf = np.stack([S.identity()] * N_SURF) if sf is None else sf
+        lines.append(f"    (  # {n} players: " + ", ".join(SURF_LABELS) + "; a surface a line")
+        for k in range(N_SURF):
+            lines.append("        (" + ", ".join("(" + ", ".join(f"{v:.5f}" for v in row) + ")" for row in sf[k])
+                         + "),")
         lines.append("    ),")
     lines += [")", ""]
     return "\n".join(lines)

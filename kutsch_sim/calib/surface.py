@@ -1,12 +1,15 @@
-"""Fit the surface a calibrated seat states P(teammate) of a seat holding our items from
-(``bots.calibration.NAMED``, ``named_nb``).
+"""Fit the surfaces a calibrated seat reads its team beliefs from (``bots.calibration.SURF``,
+``surf_nb``): P(teammate) of a seat holding our items, P(every seat a plan names is a teammate)
+and P(my team is the smaller).
 
-The seat's posterior P(teammate) of these seats carries little beyond the hard evidence between
-about 0.2 and 0.95, and not monotonically (docs/calibration.md), so no monotone curve of one
-score states it. The surface is a table over u = logit P(teammate) and w = logit of the same
+The seat's posterior P(teammate) of the seats holding our items carries little beyond the hard
+evidence between about 0.2 and 0.95, and not monotonically (docs/calibration.md), so no
+monotone curve of one score states it. The surface is a table over u = logit P(teammate) and w = logit of the same
 from hard evidence alone, bilinear between knots: the least-squares fit of the labels, with a
 penalty on its second differences along u and w (a smooth table where the claims are many, a
-plane where there are none). One surface is fitted on the seats the decision's declaration
+plane where there are none, or the prior when one is given: the table's own surface, since a
+plane extrapolated to positions no claim reached, such as a plan naming a known opponent,
+can state anything). For P(teammate), one surface is fitted on the seats the decision's declaration
 named (the seat declared naming them), one on the rest: the seats a declaration names are
 teammates more often than others at the same belief, and the seat knows which it names when it
 states (``bots.calibration.state_named_nb``). Each claim counts once; the claims of one seat turn
@@ -24,6 +27,7 @@ import pandas as pd
 U0, DU, NU = -8.0, 0.5, 33
 W0, DW, NW = -4.0, 0.25, 33
 LAM_U, LAM_W = 10.0, 1.0  # the penalties on the second differences, in claims
+LAM0 = 20.0  # each knot is drawn towards the prior (the table's surface) by this many claims' worth
 MIN_ROWS = 200  # fewer named seats at a count (or of one label): the identity surface
 KEY = ["config", "game", "turn", "seat", "about"]  # one seat named at one decision
 
@@ -59,12 +63,19 @@ def _second_differences(n_outer: int, n_inner: int, along_inner: bool) -> np.nda
     return d
 
 
-def fit_surface(u, w, y) -> np.ndarray:
-    """The penalised least-squares surface [NU, NW] of labels y at (u, w); the identity when the
-    rows are too few or of one label."""
+def knots_uw() -> tuple[np.ndarray, np.ndarray]:
+    """u and w at every knot, [NU, NW] each."""
+    return np.meshgrid(U0 + DU * np.arange(NU), W0 + DW * np.arange(NW), indexing="ij")
+
+
+def fit_surface(u, w, y, prior: np.ndarray | None = None, lam0: float = 0.0) -> np.ndarray:
+    """The penalised least-squares surface [NU, NW] of labels y at (u, w); with ``prior`` (a
+    surface) each knot is also drawn towards it by lam0 claims' worth, so that knots no claim
+    reaches take the prior rather than a plane extrapolated from far away; the identity (or the
+    prior) when the rows are too few or of one label."""
     u, w, y = (np.asarray(x, np.float64) for x in (u, w, y))
     if len(y) < MIN_ROWS or y.min() == y.max():
-        return identity()
+        return identity() if prior is None else prior
     k = NU * NW
     idx, wts = _corners(u, w)
     gram = np.zeros(k * k)
@@ -75,7 +86,9 @@ def fit_surface(u, w, y) -> np.ndarray:
             gram += np.bincount(idx[a] * k + idx[b], wts[a] * wts[b], minlength=k * k)
     du = _second_differences(NU, NW, along_inner=False)
     dw = _second_differences(NU, NW, along_inner=True)
-    lhs = gram.reshape(k, k) + LAM_U * du.T @ du + LAM_W * dw.T @ dw + 1e-9 * np.eye(k)
+    lhs = gram.reshape(k, k) + LAM_U * du.T @ du + LAM_W * dw.T @ dw + (1e-9 + lam0) * np.eye(k)
+    if prior is not None:
+        rhs = rhs + lam0 * np.asarray(prior, np.float64).ravel()
     theta = np.linalg.solve(lhs, rhs)
     return np.clip(theta, 0.0005, 0.9995).reshape(NU, NW)
 
@@ -91,11 +104,3 @@ def declared(named: pd.DataFrame) -> np.ndarray:
     """For each named-seat claim (``T_NAMED``): 1 if the seat's declaration taken at that decision
     named that seat (a row of it with ``chosen`` 1, of either kind), else 0."""
     return named.groupby(KEY, sort=False)["chosen"].transform("max").to_numpy(np.int64)
-
-
-def fit_named(u, w, y, dec) -> np.ndarray:
-    """The two surfaces [2, NU, NW] of one player count from its named-seat claims at (u, w) =
-    (logit of the posterior, logit of hard evidence alone) with labels y: [0] fitted on the seats
-    not named by a declaration taken (``dec`` 0, :func:`declared`), [1] on those named by one."""
-    u, w, y, dec = (np.asarray(x) for x in (u, w, y, dec))
-    return np.stack([fit_surface(u[dec == k], w[dec == k], y[dec == k]) for k in (0, 1)])

@@ -15,9 +15,10 @@ that measures them): run it again, with another seed, until the weights settle.
 calibration runs (``kutsch-sim calibration --out DIR``), pooled; writes
 ``kutsch_sim/bots/calibration_table.py``, keeping its TEMPER_FIT; with ``--search``, the
 search's map (M_SEARCH) from a search profile's claims in other runs. With ``--only named,...``
-it refits those alone and keeps the others; ``named`` is the surface of P(teammate) of the seats
-holding our items (``kutsch_sim.calib.surface``), and ``--only named`` changes no game: a seat
-states it after choosing its action and declares on the joint map (``bots.calibration``).
+it refits those alone and keeps the others; ``named``, ``joint`` and ``minority`` are surfaces
+(``kutsch_sim.calib.surface``), each drawn towards the table's where claims are thin, and
+``--only named`` changes no game: a seat states P(teammate) of a seat after choosing its action
+and declares on the joint surface (``bots.calibration``).
 
 ``search``: M_SEARCH alone, from a search profile's claims, at the counts they hold; every other
 map of ``calibration_table.py`` and its TEMPER_FIT are kept as they are.
@@ -99,39 +100,43 @@ def _note_of_table() -> str:
 
 
 def maps(runs: str, prof: str, search: str | None, search_prof: str, only: list[str] | None = None) -> None:
-    from kutsch_sim.bots.calibration import MAP_LABELS, N_MAPS
+    from kutsch_sim.bots.calibration import MAP_LABELS, N_MAPS, S_JOINT, S_MINOR, S_NAMED, S_NAMED_DECL
 
-    labels = ("named",) + MAP_LABELS[:-1]  # the surface of P(teammate), then the maps (the search's has its step)
+    surf_of = {"named": (S_NAMED, S_NAMED_DECL), "joint": (S_JOINT,), "minority": (S_MINOR,)}
+    labels = tuple(surf_of) + MAP_LABELS[:-1]  # the surfaces, then the maps (the search's has its step)
     bad = [x for x in only or () if x not in labels]
     if bad:
         print(f"fit_beliefs.py maps: no map {bad[0]!r} to refit (maps: {', '.join(labels)})", file=sys.stderr)
         raise SystemExit(2)
     df = _claims(runs, prof)
     sdf = _claims(search, search_prof) if search else None
-    fitted = F.fit(df, sdf) if any(x != "named" for x in only or ("all",)) else {}
-    named = F.fit_named(df)
+    fitted, surfs = F.fit(df, sdf)
     note = f"Fitted on the claims of the profile {prof} in {runs} ({len(df):,} claims)"
     if sdf is not None:
         note += f", M_SEARCH on those of {search_prof} in {search} ({len(sdf):,} claims)"
     note += f", {E.provenance()}."
     if only:
-        # refit these alone; every other map, the surfaces if not named, and their provenance stay
-        ks = [MAP_LABELS.index(x) for x in only if x != "named"]
+        # refit these alone; every other map and surface, and their provenance, stay
+        ks = [MAP_LABELS.index(x) for x in only if x in MAP_LABELS]
+        ss = [k for x in only for k in surf_of.get(x, ())]
         for n in range(11):
             row = [F.in_table(n, k) for k in range(N_MAPS)]
+            sf = F.surfs_in_table(n)
             for k in ks:
                 if n in fitted:
                     row[k] = fitted[n][k]
-            fitted[n] = row
-        named = {n: named[n] if "named" in only and n in named else F.named_in_table(n) for n in range(11)}
+            for k in ss:
+                if n in surfs:
+                    sf[k] = surfs[n][k]
+            fitted[n], surfs[n] = row, sf
         counts = ", ".join(str(n) for n in sorted(df["n"].unique()))
-        what = ", ".join("NAMED" if x == "named" else "M_" + x.upper() for x in only)
+        what = ", ".join("S_" + x.upper() if x in surf_of else "M_" + x.upper() for x in only)
         told = (f"{what} ({counts} players) refitted on the claims of the profile {prof} in {runs} "
                 f"({len(df):,} claims), {E.provenance()}.")
         old = _note_of_table()
         at = old.find("M_SEARCH (")
         note = (old[:at] + told + "\n" + old[at:]) if at >= 0 else old.rstrip() + "\n" + told
-    TABLE.write_text(F.table_source(fitted, _temper_of_table(), note, named))
+    TABLE.write_text(F.table_source(fitted, _temper_of_table(), note, surfs))
     print(f"wrote {TABLE}")
 
 
@@ -151,7 +156,7 @@ def search_map(runs: str, prof: str) -> None:
     note = re.sub(r"M_SEARCH \(.*", "", note, flags=re.S).rstrip()
     note += (f"\nM_SEARCH ({', '.join(map(str, counts))} players; the identity elsewhere) on the picks of {prof} in "
              f"{runs} ({len(sdf):,} claims), {E.provenance()}.")
-    TABLE.write_text(F.table_source(fitted, _temper_of_table(), note, {n: F.named_in_table(n) for n in range(11)}))
+    TABLE.write_text(F.table_source(fitted, _temper_of_table(), note, {n: F.surfs_in_table(n) for n in range(11)}))
     print(f"wrote {TABLE}")
 
 
@@ -194,8 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--search", default=None, help="calibration runs of a search profile, comma-separated: M_SEARCH")
     m.add_argument("--search-profile", default="search-m", help="whose claims fit M_SEARCH")
     m.add_argument("--only", default=None,
-                   help="refit only these, comma-separated (named: the surface of P(teammate); joint, item, minority, "
-                        "wait, team, drink: maps), keeping the others as the table has them")
+                   help="refit only these, comma-separated (named, joint, minority: surfaces; item, wait, team, drink: "
+                        "maps), keeping the others as the table has them")
     q = sub.add_parser("search")
     q.add_argument("runs", help="calibration run folders of the search profile, comma-separated")
     q.add_argument("--profile", default="search-m", help="whose claims fit M_SEARCH")
