@@ -75,7 +75,8 @@ def main() -> None:
     base = GameConfig(n, args.items, ("smart",))
     run_batch(base, args.seed, 0, 1)  # compile
     out = {}
-    for name in args.bots.split(";" if ":" in args.bots else ","):
+    # profiles with overrides ("search-m24:search_depth=1,...") hold commas: then ";" separates them
+    for name in args.bots.split(";" if ";" in args.bots else ","):
         cfg = GameConfig(n, args.items, (profile(name),))
         run_batch(cfg, args.seed, 0, 1)  # compile
         per_dec, per_game = [], []
