@@ -188,3 +188,16 @@ def test_a_map_needs_rows_of_both_labels_and_its_curve_rises():
     assert np.all(np.diff(mp.knots) >= 0)
     lo = F.apply(mp, -20.0)  # beyond every row: the logistic, not the lowest isotonic step
     assert float(lo) < 1e-3
+
+
+def test_the_fit_reads_a_surface_as_the_kernel_does_settled_ends_included():
+    """``calib.fit.read_surface``, which builds the declaration maps' features, states what
+    ``calibration.surf_nb`` states, where hard evidence settles the question too."""
+    rng = np.random.default_rng(6)
+    for n in (3, 6, 9):
+        for k in range(C.N_SURF):
+            p = rng.uniform(1e-5, 1 - 1e-5, 40)
+            h = np.r_[rng.uniform(1e-5, 1 - 1e-5, 36), 0.0, 0.0, 1.0, 1.0]
+            got = F.read_surface(C.SURFT[n, k], p, h)
+            want = [_surf_nb(n, k, a, b) for a, b in zip(p, h, strict=True)]
+            assert np.allclose(got, want, rtol=0, atol=1e-12)

@@ -104,9 +104,18 @@ def apply(mp: Map, *features) -> np.ndarray:
     return np.interp(z, GRID, mp.knots)
 
 
-def fit_count(d: pd.DataFrame, prior: np.ndarray) -> tuple[list[Map], np.ndarray]:
+def read_surface(s: np.ndarray, p, h) -> np.ndarray:
+    """What a calibrated seat states from surface s for a posterior p whose hard-evidence share is
+    h, as ``bots.calibration.surf_nb`` reads it: what hard evidence settles (h 0 or 1) stays
+    settled, the rest is the surface at the two logits."""
+    h = np.asarray(h, np.float64)
+    return np.where(h <= 0.0, 0.0, np.where(h >= 1.0, 1.0, S.apply_surface(s, logit(p), logit(h))))
+
+
+def fit_count(d: pd.DataFrame, prior: np.ndarray, keep: tuple[int, ...] = ()) -> tuple[list[Map], np.ndarray]:
     """The N_MAPS maps and the N_SURF surfaces of one player count from its claims ``d``, each
-    surface drawn towards ``prior[k]`` where claims are thin."""
+    surface drawn towards ``prior[k]`` where claims are thin; the surfaces in ``keep`` stay the
+    prior's. The declaration maps are fitted on the parts the returned surfaces give."""
     maps = [IDENTITY] * N_MAPS
     surfs = np.array(prior, np.float64, copy=True)
     t = d["type"].to_numpy()
@@ -114,22 +123,17 @@ def fit_count(d: pd.DataFrame, prior: np.ndarray) -> tuple[list[Map], np.ndarray
     def rows(typ: int) -> pd.DataFrame:
         return d[t == typ]
 
-    def surface(x: pd.DataFrame, k: int) -> np.ndarray:
-        return S.fit_surface(logit(x.x2), logit(x.x1), x.label.to_numpy(np.float64), prior[k], S.LAM0)
-
     named, joint, item, minority, wait = (rows(x) for x in (T_NAMED, T_JOINT, T_ITEM, T_MINORITY, T_WAIT))
     dec = S.declared(named)
-    surfs[S_NAMED] = surface(named[dec == 0], S_NAMED)
-    surfs[S_NAMED_DECL] = surface(named[dec == 1], S_NAMED_DECL)
-    surfs[S_JOINT] = surface(joint, S_JOINT)
-    surfs[S_MINOR] = surface(minority, S_MINOR)
+    for k, x in ((S_NAMED, named[dec == 0]), (S_NAMED_DECL, named[dec == 1]), (S_JOINT, joint), (S_MINOR, minority)):
+        if k not in keep:
+            surfs[k] = S.fit_surface(logit(x.x2), logit(x.x1), x.label.to_numpy(np.float64), prior[k])
     maps[M_ITEM] = regress([logit(item.x2)], item.label)
     maps[M_WAIT] = regress([logit(wait.x1), wait.x2.to_numpy()], wait.label)
     # the declarations taken, their features rebuilt from the new parts
-    j = joint.assign(jn=S.apply_surface(surfs[S_JOINT], logit(joint.x2), logit(joint.x1)))[KEY + ["jn"]]
+    j = joint.assign(jn=read_surface(surfs[S_JOINT], joint.x2, joint.x1))[KEY + ["jn"]]
     it = item.assign(i=apply(maps[M_ITEM], logit(item.x2))).groupby(KEY, as_index=False)["i"].prod()
-    mi = minority.assign(mn=S.apply_surface(surfs[S_MINOR], logit(minority.x2),
-                                            logit(minority.x1)))[KEY[:-1] + ["mn"]]
+    mi = minority.assign(mn=read_surface(surfs[S_MINOR], minority.x2, minority.x1))[KEY[:-1] + ["mn"]]
     for typ, m in ((T_DECL_TEAM, M_TEAM), (T_DECL_DRINK, M_DRINK)):
         dec = rows(typ)
         dec = dec[(dec.chosen == 1) & (dec.stated > 0)]
@@ -164,12 +168,12 @@ def surfs_in_table(n: int) -> np.ndarray:
     return np.asarray(TABLE.SURF[n], np.float64)
 
 
-def fit(claims: pd.DataFrame, search: pd.DataFrame | None = None
+def fit(claims: pd.DataFrame, search: pd.DataFrame | None = None, keep: tuple[int, ...] = ()
         ) -> tuple[dict[int, list[Map]], dict[int, np.ndarray]]:
     """Maps and surfaces per player count found in ``claims`` (the smart profile's; each surface
-    drawn towards the table's), with M_SEARCH from the search profile's claims ``search`` where it
-    has them (else the identity)."""
-    fitted = {int(n): fit_count(d, surfs_in_table(int(n))) for n, d in claims.groupby("n")}
+    drawn towards the table's, the surfaces in ``keep`` left as the table has them), with M_SEARCH
+    from the search profile's claims ``search`` where it has them (else the identity)."""
+    fitted = {int(n): fit_count(d, surfs_in_table(int(n)), keep) for n, d in claims.groupby("n")}
     maps = {n: m for n, (m, _) in fitted.items()}
     surfs = {n: sf for n, (_, sf) in fitted.items()}
     if search is not None:

@@ -6,10 +6,10 @@ The seat's posterior P(teammate) of the seats holding our items carries little b
 evidence between about 0.2 and 0.95, and not monotonically (docs/calibration.md), so no
 monotone curve of one score states it. The surface is a table over u = logit P(teammate) and w = logit of the same
 from hard evidence alone, bilinear between knots: the least-squares fit of the labels, with a
-penalty on its second differences along u and w (a smooth table where the claims are many, a
-plane where there are none, or the prior when one is given: the table's own surface, since a
-plane extrapolated to positions no claim reached, such as a plan naming a known opponent,
-can state anything). For P(teammate), one surface is fitted on the seats the decision's declaration
+penalty on its second differences along u and w (a smooth table where the claims are many),
+each knot drawn towards a prior, the table's own surface, where they are few (a plane
+extrapolated to positions no claim reached, such as a plan naming a known opponent, can state
+anything). For P(teammate), one surface is fitted on the seats the decision's declaration
 named (the seat declared naming them), one on the rest: the seats a declaration names are
 teammates more often than others at the same belief, and the seat knows which it names when it
 states (``bots.calibration.state_named_nb``). Each claim counts once; the claims of one seat turn
@@ -39,7 +39,7 @@ def identity() -> np.ndarray:
 
 
 def _corners(u: np.ndarray, w: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """The four knots around each (u, w), flattened, and their bilinear weights (as ``named_nb``)."""
+    """The four knots around each (u, w), flattened, and their bilinear weights (as ``surf_nb``)."""
     tu = np.clip((u - U0) / DU, 0.0, NU - 1 - 1e-9)
     tw = np.clip((w - W0) / DW, 0.0, NW - 1 - 1e-9)
     i, j = tu.astype(np.int64), tw.astype(np.int64)
@@ -63,19 +63,14 @@ def _second_differences(n_outer: int, n_inner: int, along_inner: bool) -> np.nda
     return d
 
 
-def knots_uw() -> tuple[np.ndarray, np.ndarray]:
-    """u and w at every knot, [NU, NW] each."""
-    return np.meshgrid(U0 + DU * np.arange(NU), W0 + DW * np.arange(NW), indexing="ij")
-
-
-def fit_surface(u, w, y, prior: np.ndarray | None = None, lam0: float = 0.0) -> np.ndarray:
-    """The penalised least-squares surface [NU, NW] of labels y at (u, w); with ``prior`` (a
-    surface) each knot is also drawn towards it by lam0 claims' worth, so that knots no claim
-    reaches take the prior rather than a plane extrapolated from far away; the identity (or the
-    prior) when the rows are too few or of one label."""
+def fit_surface(u, w, y, prior: np.ndarray, lam0: float = LAM0) -> np.ndarray:
+    """The penalised least-squares surface [NU, NW] of labels y at (u, w), each knot also drawn
+    towards the surface ``prior`` by lam0 claims' worth, so that knots no claim reaches take the
+    prior rather than a plane extrapolated from far away; the prior itself when the rows are too
+    few or of one label."""
     u, w, y = (np.asarray(x, np.float64) for x in (u, w, y))
     if len(y) < MIN_ROWS or y.min() == y.max():
-        return identity() if prior is None else prior
+        return prior
     k = NU * NW
     idx, wts = _corners(u, w)
     gram = np.zeros(k * k)
@@ -87,14 +82,13 @@ def fit_surface(u, w, y, prior: np.ndarray | None = None, lam0: float = 0.0) -> 
     du = _second_differences(NU, NW, along_inner=False)
     dw = _second_differences(NU, NW, along_inner=True)
     lhs = gram.reshape(k, k) + LAM_U * du.T @ du + LAM_W * dw.T @ dw + (1e-9 + lam0) * np.eye(k)
-    if prior is not None:
-        rhs = rhs + lam0 * np.asarray(prior, np.float64).ravel()
+    rhs = rhs + lam0 * np.asarray(prior, np.float64).ravel()
     theta = np.linalg.solve(lhs, rhs)
     return np.clip(theta, 0.0005, 0.9995).reshape(NU, NW)
 
 
 def apply_surface(s: np.ndarray, u, w) -> np.ndarray:
-    """The surface s at (u, w), as ``bots.calibration.named_nb`` reads it."""
+    """The surface s at the logits (u, w), bilinear between its knots."""
     idx, wts = _corners(np.asarray(u, np.float64), np.asarray(w, np.float64))
     flat = s.ravel()
     return sum(flat[i] * x for i, x in zip(idx, wts, strict=True))

@@ -100,7 +100,7 @@ def _note_of_table() -> str:
 
 
 def maps(runs: str, prof: str, search: str | None, search_prof: str, only: list[str] | None = None) -> None:
-    from kutsch_sim.bots.calibration import MAP_LABELS, N_MAPS, S_JOINT, S_MINOR, S_NAMED, S_NAMED_DECL
+    from kutsch_sim.bots.calibration import MAP_LABELS, N_MAPS, N_SURF, S_JOINT, S_MINOR, S_NAMED, S_NAMED_DECL
 
     surf_of = {"named": (S_NAMED, S_NAMED_DECL), "joint": (S_JOINT,), "minority": (S_MINOR,)}
     labels = tuple(surf_of) + MAP_LABELS[:-1]  # the surfaces, then the maps (the search's has its step)
@@ -110,7 +110,9 @@ def maps(runs: str, prof: str, search: str | None, search_prof: str, only: list[
         raise SystemExit(2)
     df = _claims(runs, prof)
     sdf = _claims(search, search_prof) if search else None
-    fitted, surfs = F.fit(df, sdf)
+    # surfaces not refitted stay the table's, and the declaration maps are fitted on what stays
+    ss = [k for x in only or labels for k in surf_of.get(x, ())]
+    fitted, surfs = F.fit(df, sdf, keep=tuple(k for k in range(N_SURF) if k not in ss))
     note = f"Fitted on the claims of the profile {prof} in {runs} ({len(df):,} claims)"
     if sdf is not None:
         note += f", M_SEARCH on those of {search_prof} in {search} ({len(sdf):,} claims)"
@@ -118,17 +120,12 @@ def maps(runs: str, prof: str, search: str | None, search_prof: str, only: list[
     if only:
         # refit these alone; every other map and surface, and their provenance, stay
         ks = [MAP_LABELS.index(x) for x in only if x in MAP_LABELS]
-        ss = [k for x in only for k in surf_of.get(x, ())]
         for n in range(11):
             row = [F.in_table(n, k) for k in range(N_MAPS)]
-            sf = F.surfs_in_table(n)
             for k in ks:
                 if n in fitted:
                     row[k] = fitted[n][k]
-            for k in ss:
-                if n in surfs:
-                    sf[k] = surfs[n][k]
-            fitted[n], surfs[n] = row, sf
+            fitted[n], surfs[n] = row, surfs.get(n, F.surfs_in_table(n))
         counts = ", ".join(str(n) for n in sorted(df["n"].unique()))
         what = ", ".join("S_" + x.upper() if x in surf_of else "M_" + x.upper() for x in only)
         told = (f"{what} ({counts} players) refitted on the claims of the profile {prof} in {runs} "
