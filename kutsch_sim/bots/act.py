@@ -34,6 +34,7 @@ from .posterior import joint_nb
 from .calibration import M_WAIT, cal_plan_nb, logit_nb, map_nb, minority_nb, state_named_nb
 from .intrinsics import ctz_nb
 from .params import (
+    M_CLAIMS,
     M_CLAIR_DN,
     M_CLAIR_TOP,
     M_DECL_NAMED,
@@ -451,8 +452,9 @@ def choose_action_nb(v):
     if pre >= 0:  # the plans above are those of the action taken; the trace says why it was taken instead
         v.out[0] = R_SEARCH_PICK
         v.out[2] = mem[M_PRESET_ODDS]
-    if cal and (p_team >= 0.0 or p_drink >= 0.0):
-        # what it states of the seats holding our items, knowing what it does (decides nothing)
+    if cal and mem[M_CLAIMS] != 0 and (p_team >= 0.0 or p_drink >= 0.0):
+        # what it states of the seats holding our items, knowing what it does: it decides
+        # nothing, so only the calibration recorder's copy of the seat pays for it (calib.record)
         named = 0
         if act == ACT_DECLARE and o % ACT_MUL == DK.TEAM:
             named = m_team

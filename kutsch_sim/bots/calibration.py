@@ -155,7 +155,8 @@ def named_nb(n, declaring, tm, h):
 def state_named_nb(v, named):
     """After the turn's action is chosen: state P(teammate) of each seat holding our victory items
     (the holders ``cal_plan_nb`` plans with) at ``scr[CLAIM + CL_TM + p]``; ``named``: the bit mask
-    of the seats the declaration taken names (0 if none). Read by the calibration recorder only."""
+    of the seats the declaration taken names (0 if none). Read by the calibration recorder only, and
+    run only in its copy of the seat (``M_CLAIMS``)."""
     me, n = v.me, v.n
     m = 0
     for c in range(8):

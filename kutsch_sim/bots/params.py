@@ -92,6 +92,7 @@ M_SAW_DECK = 10  # 1 once the seat has looked through the item deck (the Clairvo
 M_PASSED = 11  # the card the seat passed on in the Sextant round under way (-1)
 M_PRESET = 12  # the search bot: its next turn's action chosen by look-ahead, + 1 (0 = none; taken by act.py)
 M_PRESET_ODDS = 13  # the search bot: ODDS_STATED x its stated P(win) + ODDS_SHARE x that action's share of sampled worlds won + smart's choice's, percents (its trace)
+M_CLAIMS = 14  # 1 in the calibration recorder's copy of a seat only: it also states P(teammate) of our items' holders, which decides nothing (bots.calibration.state_named_nb)
 ODDS_STATED = 1_000_000
 ODDS_SHARE = 1000
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..bots.posterior import joint_nb, shares_nb
 from ..bots.dispatch import bot_choose_nb, refresh_seat_nb
-from ..bots.params import BOT_SEARCH, BOT_SMART, M_PRESET, M_PRESET_ODDS, ODDS_SHARE, ODDS_STATED
+from ..bots.params import BOT_SEARCH, BOT_SMART, M_CLAIMS, M_PRESET, M_PRESET_ODDS, ODDS_SHARE, ODDS_STATED
 from ..bots.act import wait_odds_nb
 from ..bots.values import (
     CL_CONF,
@@ -206,6 +206,7 @@ def turn_claims_nb(st, me, cp, game, out, k):
     """The claims of seat ``me``'s action at the turn about to start in ``st``, decided on the
     copy ``cp``; returns the next row of ``out``."""
     copy_state_nb(cp, st)
+    cp.mem.bmem[me, M_CLAIMS] = 1  # the copy states P(teammate) of our items' holders too
     if not cp.mem.bel_fresh[me]:
         refresh_seat_nb(cp, me)
     n_opts = action_options_nb(cp, me)
