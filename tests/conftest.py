@@ -12,6 +12,12 @@ function at the same moment can leave an index that points one signature at anot
   to a temporary name and renames it over the old one, so a worker's write replaces its own
   link and never changes the shared file.
 
+With ``-n`` and no ``--dist``, the workers take tests by work stealing (``--dist worksteal``):
+a worker that runs out steals the other's queued tests, so the suite's long tests (the honesty
+replays without the JIT take 30–60 s each) do not leave one worker running alone at the end,
+as xdist's default ``load`` did (the README's test command 14–25 s quicker so,
+docs/performance.md). A ``--dist`` given on the command line is kept.
+
 Without ``-n`` (or with ``-n 0``) none of that runs. In every process the tests' own small
 kernels, and the package's functions they call directly, compile at numba's light level
 (``LIGHT``, ``KEEP``).
@@ -23,6 +29,8 @@ import json
 import os
 import shutil
 from pathlib import Path
+
+import pytest
 
 _SHARED = "KUTSCH_SIM_TEST_SHARED_CACHE"
 # The controller's cold compile of the batch kernel, as kutsch_sim.parallel_compile ran it, for
@@ -57,6 +65,14 @@ def _seed(private: Path, shared: Path) -> None:
             os.link(src, dst)
         except OSError:  # another file system, or no hard links: a copy does as well
             shutil.copy2(src, dst)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config) -> None:
+    """Work stealing for ``-n`` without ``--dist`` (above); runs before xdist's own hook, which
+    turns an unset ``--dist`` into ``load``."""
+    if getattr(config.option, "numprocesses", None) and getattr(config.option, "dist", None) == "no":
+        config.option.dist = "worksteal"
 
 
 def pytest_configure(config) -> None:
