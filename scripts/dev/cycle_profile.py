@@ -51,7 +51,8 @@ def rdtsc(typingctx):
     return sig, codegen
 '''
 
-# counters in st.sc[BASE + k]: k < 50 decision kinds, 50..55 parts of the action, 60 refresh
+# counters in st.sc[BASE + k]: k < 50 decision kinds, 50..55 parts of the action, 56 the action's
+# policy, 57 its sums before the options (scr[89] of the View; 90..95 the parts), 60 refresh
 # cycles, 61 refresh count, 62 policy cycles, 64 + t event type t, 128 the whole game;
 # BASE is the package's N_SCALARS, read from its source so that the copy needs no import
 BASE = int(re.search(r"^N_SCALARS = (\d+)$", (ROOT / "kutsch_sim" / "enums.py").read_text(), re.M).group(1))
@@ -71,11 +72,14 @@ PATCHES = [
      "            t0 = rdtsc()\n            refresh_seat_nb(st, seat)\n"
      "            st.sc[{B} + 60] += rdtsc() - t0\n            st.sc[{B} + 61] += 1\n"),
     ("bots/dispatch.py", "    i = choose_nb(v)\n",
-     "    t1 = rdtsc()\n    i = choose_nb(v)\n    st.sc[{B} + 62] += rdtsc() - t1\n"
-     "    if kind == 0:\n        for j in range(6):\n            st.sc[{B} + 50 + j] += int(v.scr[90 + j])\n"),
+     "    t1 = rdtsc()\n    i = choose_nb(v)\n    t2 = rdtsc() - t1\n    st.sc[{B} + 62] += t2\n"
+     "    if kind == 0:\n        st.sc[{B} + 56] += t2\n        st.sc[{B} + 57] += int(v.scr[89])\n"
+     "        for j in range(6):\n            st.sc[{B} + 50 + j] += int(v.scr[90 + j])\n"),
     ("bots/act.py", "from ..rng import uniform_nb", "from ..rng import uniform_nb\nfrom ..tsc import rdtsc"),
     ("bots/act.py", "    mem = v.mem\n    prep_nb(v)\n",
      "    mem = v.mem\n    t0 = rdtsc()\n    prep_nb(v)\n    tp = rdtsc() - t0\n    ct = 0\n    ca = 0\n    cd = 0\n"),
+    ("bots/act.py", "    p_team = -1.0\n    m_team = 0\n",
+     "    scr[89] = rdtsc() - t0 - tp\n    p_team = -1.0\n    m_team = 0\n"),
     ("bots/act.py", "        if act == ACT_TRADE:\n            s, r = trade_score_nb(",
      "        t1 = rdtsc()\n        if act == ACT_TRADE:\n            s, r = trade_score_nb("),
     ("bots/act.py", "                                  int(scr[TR_REASON + c]))\n",
@@ -159,6 +163,10 @@ def main() -> int:
     for j, name in enumerate(["prep_nb (expectations)", "trade scores", "attack scores", "declaration plans",
                               "pick_best"]):
         print(f"  {name:24s} {100 * acc[50 + j] / tot:5.1f}%")
+    print(f"  {'sums before the options':24s} {100 * acc[57] / tot:5.1f}%  (what playing on is worth, the "
+          "support lean, the attack base, each card's trade parts)")
+    print(f"  {'the policy in all':24s} {100 * acc[56] / tot:5.1f}%  (the parts above, the option loop and "
+          "the timers in it; the rest of the decision is its View and the seat's beliefs)")
     return 0
 
 
