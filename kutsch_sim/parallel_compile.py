@@ -39,13 +39,15 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 __all__ = ["PARTS", "STAGES", "compile_batch_parts", "parts_first", "parts_wanted"]
 
 # part name -> (module under kutsch_sim, function, argument types). "st" is the game state's
 # record, "vw" the View record inside it (st.mem.vw), "rs" a random stream in either, "sp" the
-# game spec's record (kutsch_sim.spec), "0" the literal 0; the rest are numba type names.
+# game spec's record (kutsch_sim.spec), "0" the literal 0, "script" a new state's script of
+# decisions (int32[S, 3]); the rest are numba type names.
 PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "below": ("rng", "below_nb", ("rs", "i8")),
     "below_0": ("rng", "below_nb", ("rs", "0")),
@@ -69,23 +71,31 @@ PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "draw": ("engine.items", "draw_nb", ("st", "i8", "i8")),
     "look_assoc": ("engine.items", "look_assoc_nb", ("st", "i8", "i8")),
     "fight": ("engine.fight", "fight_body_nb", ("st", "i8", "i8")),
+    "trade": ("engine.trade", "trade_body_nb", ("st", "i8", "i8", "i8", "i8", "i8")),
+    "action_options": ("engine.game", "action_options_nb", ("st", "i8")),
+    "fill_record": ("engine.game", "fill_record_nb", ("st",)),
+    "new_state": ("engine.state", "new_state_nb", ("0", "script")),
 }
 
-# (this process's parts, the helper's parts), stage by stage. First the small functions both
-# sides' later parts call (while the helper starts: the random draw, a hand's options, and the
-# bit count that the beliefs here and the policies' posterior there both call); then about 17 s
-# of one core each on host F: the event log with the observers, the bots' beliefs and the
-# set-up here, the bots' policies there; then the looks and announcements here beside the bots'
-# entry, the decision (which every rule below the turn calls) and a look at an association
-# card; then the draw with the hand limit beside the Clairvoyant's window; then the fight
-# beside the Diplomat's chain of trades and effects. What is left (the turn loop and the
-# kernel's own loop) is compiled by the kernel.
+# (this process's parts, the helper's parts), stage by stage, with each side's seconds of one
+# core from an empty cache on host F. First the small functions both sides' later parts call
+# (while the helper starts: the random draw, a hand's options, and the bit count that the
+# beliefs here and the policies' posterior there both call); then the event log with the
+# observers, the bots' beliefs and the set-up here (15 s), the bots' policies there (17 s);
+# then the looks and announcements here (2 s) beside the bots' entry and the decision, which
+# every rule below the turn calls (3 s); then the draw with the hand limit here (3.5 s) beside
+# the Clairvoyant's window and a look at an association card, which neither reaches (3.5 s);
+# then a trade with its effects here (5 s) beside the fight and the turn's small functions
+# (the action options, the record, a new state: 5 s); then the Diplomat here, its trades
+# compiled already (2 s). What is left (the turn loop and the kernel's own loop, 7 s) is
+# compiled by the kernel.
 STAGES: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("below", "below_0", "hand_options", "popcount"), ()),
     (("log_row", "seat_beliefs", "refresh_seat", "hard_seat", "init_game"), ("choose",)),
-    (("see_items", "announce", "see_occ", "reveal_occ"), ("bot_choose", "decide", "look_assoc")),
-    (("settle_limits", "draw"), ("clair_window",)),
-    (("fight",), ("diplomat",)),
+    (("see_items", "announce", "see_occ", "reveal_occ"), ("bot_choose", "decide")),
+    (("settle_limits", "draw"), ("clair_window", "look_assoc")),
+    (("trade",), ("fight", "action_options", "fill_record", "new_state")),
+    (("diplomat",), ()),
 )
 
 _HELPER = [sys.executable, "-m", "kutsch_sim.parallel_compile"]
@@ -100,7 +110,7 @@ def _types(spec: tuple[str, ...]) -> tuple:
 
     st = numba.from_dtype(STATE_DT)
     named = {"st": st, "vw": st.typeof("mem").typeof("vw"), "rs": st.typeof("rs"), "sp": numba.from_dtype(SPEC_DT),
-             "0": types.literal(0), "i8": types.int64}
+             "0": types.literal(0), "i8": types.int64, "script": types.Array(types.int32, 2, "C")}
     return tuple(named[s] for s in spec)
 
 
@@ -146,7 +156,7 @@ def parts_wanted(kernel) -> bool:
         return False
     if os.environ.get("KUTSCH_SIM_PARALLEL_COMPILE", "1") == "0" or (os.cpu_count() or 1) < 2:
         return False
-    last = STAGES[-1][1][-1]  # the plan's last part: compiled or cached once these sources compiled
+    last = [*STAGES[-1][0], *STAGES[-1][1]][-1]  # the plan's last part: compiled or cached once these sources compiled
     module, func, _ = PARTS[last]
     if _dispatcher(last).overloads:
         return False
@@ -156,8 +166,9 @@ def parts_wanted(kernel) -> bool:
 _ONE_AT_A_TIME = threading.Lock()
 
 # The plan as this process ran it, if it did: {"ok": the helper did its share, "record": what
-# each side added stage by stage (compile_batch_parts), "by_kernel": the functions the kernel's
-# own compile then compiled, none of them a part's}. Read by the tests.
+# each side added stage by stage (compile_batch_parts), "seconds": per stage, this process's
+# compile and then its wait for the helper, "by_kernel": the functions the kernel's own compile
+# then compiled, none of them a part's}. Read by the tests and scripts/dev/compile_profile.py.
 LAST_RUN: dict | None = None
 
 
@@ -169,8 +180,9 @@ def parts_first(kernel):
     with _ONE_AT_A_TIME:
         ran = parts_wanted(kernel)
         if ran:
-            ok, record = compile_batch_parts()
-            LAST_RUN = {"ok": ok, "record": record, "by_kernel": []}
+            seconds: list = []
+            ok, record = compile_batch_parts(seconds)
+            LAST_RUN = {"ok": ok, "record": record, "seconds": seconds, "by_kernel": []}
     if not ran:
         yield
         return
@@ -188,10 +200,11 @@ def parts_first(kernel):
         yield
 
 
-def compile_batch_parts() -> tuple[bool, list]:
+def compile_batch_parts(seconds: list | None = None) -> tuple[bool, list]:
     """Run :data:`STAGES` with a helper process. Returns whether the helper did its share, and
     per stage the functions each side added to its process: ``(stage, "main" or "helper",
-    [function, ...])``."""
+    [function, ...])``. Appends ``(stage, this process's compile, its wait for the helper)``
+    in seconds to ``seconds`` if given."""
     pkg_root = str(Path(__file__).resolve().parents[1])
     env = dict(os.environ)
     env["PYTHONPATH"] = pkg_root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -206,13 +219,17 @@ def compile_batch_parts() -> tuple[bool, list]:
                     helper.stdin.flush()
                 except OSError:
                     ok = False
+            t0 = time.perf_counter()
             added = _compile(mine)
             record.append((k, "main", added))
+            t1 = time.perf_counter()
             if ok:
                 reply = helper.stdout.readline()
                 ok = reply.startswith("done ")
                 if ok:
                     record.append((k, "helper", json.loads(reply[5:])))
+            if seconds is not None:
+                seconds.append((k, round(t1 - t0, 2), round(time.perf_counter() - t1, 2)))
         if ok:
             helper.stdin.close()
             ok = helper.wait() == 0

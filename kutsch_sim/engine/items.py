@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..jit import njit
 
 from ..cards_nb import now_team_nb
@@ -148,7 +150,7 @@ def draw_nb(st, p, reason):
     dn = st.sc[SC.DECK_N]
     if dn == 0:
         return -1
-    c = st.deck[dn - 1]
+    c = np.int64(st.deck[dn - 1])  # int64, so give_card_nb compiles once for all callers
     st.deck[dn - 1] = -1
     st.sc[SC.DECK_N] = dn - 1
     give_card_nb(st, c, p)

@@ -356,7 +356,7 @@ def setup_nb(st, sp, game):
     shuffle_nb(rs, start, n_deal + 2)
     for i in range(n_deal + 2):
         p = i % n if i < n * per else n - 1
-        give_card_nb(st, start[i], p)
+        give_card_nb(st, np.int64(start[i]), p)  # int64, as every other caller: one compile
         log_nb(st, EV.DEAL, p, start[i], 0, 0)
     # the rest of the stamped cards plus the chosen unstamped ones form the deck
     n_deck = 0

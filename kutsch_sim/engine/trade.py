@@ -265,7 +265,7 @@ def sextant_nb(st, g):
         k = hand_options_nb(st, p, np.int64(-1), np.int64(0))
         st.mark[p] = decide_nb(st, p, DEC.SEXTANT_PASS, k)
     for p in range(n):
-        move_known_nb(st, st.mark[p], p, (p + step) % n)
+        move_known_nb(st, np.int64(st.mark[p]), p, (p + step) % n)  # int64, as its other callers: one compile
     for p in range(n):  # logged once all have passed: the hands are whole again
         log_nb(st, EV.PASS_ON, p, (p + step) % n, st.mark[p], 0)
 

@@ -7,7 +7,10 @@ the compile time of each jitted function, exclusive of the functions it compiles
 (its own typing and lowering, and the optimisation and machine code of its library, which
 holds everything it calls), how many times it was compiled, and, for every function compiled
 more than once, the argument types of each compilation. Also the CPU time of the whole
-compile, less sensitive than the wall time to other work on the machine.
+compile, less sensitive than the wall time to other work on the machine, and, where the
+parts were compiled on two processes first (``kutsch_sim.parallel_compile``), each stage's
+seconds here and the wait for the helper: the functions the helper compiled are not in the
+table, so on two cores the table holds this process's share only.
 
 numba builds every jitted function as a library holding the code of all it calls, so a
 function that reaches a decision carries the bots with it: the fewer such libraries, the
@@ -54,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     from numba.core import event
 
     import kutsch_sim  # noqa: F401  (points numba's cache at the empty folder before numba loads)
+    from kutsch_sim import parallel_compile
     from kutsch_sim.api import GameConfig, run_batch
 
     total: dict[str, float] = collections.defaultdict(float)
@@ -83,6 +87,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cold compile of the batch kernel ({a.players} players, {a.items}, {a.bots}): {wall:.1f} s "
           f"({cpu:.1f} s of CPU); {len(ours)} functions of kutsch_sim compiled "
           f"{sum(len(sigs[k]) for k in ours)} times")
+    plan = parallel_compile.LAST_RUN
+    if plan is not None:  # the parts compiled on two processes first (kutsch_sim.parallel_compile)
+        parts = sum(m + w for _, m, w in plan["seconds"])
+        print(f"\nthe parts on two processes, stage by stage (the helper {'did' if plan['ok'] else 'did NOT do'} "
+              f"its share); the times below are this process's only")
+        print(f"{'stage':>5} {'here':>6} {'wait':>6}  this process's parts | the helper's")
+        for k, m, w in plan["seconds"]:
+            mine, theirs = parallel_compile.STAGES[k]
+            print(f"{k:5d} {m:6.1f} {w:6.1f}  {', '.join(mine)} | {', '.join(theirs) or '-'}")
+        print(f"{'':5} {parts:6.1f} s in all, then the kernel's own compile and a few games: {wall - parts:.1f} s")
     print(f"\n{'seconds':>8} {'times':>5}  function (exclusive time)")
     for k, v in sorted(ours.items(), key=lambda kv: -kv[1])[: a.top]:
         print(f"{v:8.1f} {len(sigs[k]):5d}  {k}")
