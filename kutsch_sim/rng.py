@@ -69,9 +69,16 @@ def uniform_nb(rs):
     return np.float64(next_u64_nb(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shuffle_nb(rs, a, n):
-    """Fisher–Yates shuffle of a[0:n] in place."""
+    """Fisher–Yates shuffle of a[0:n] in place. ``n`` is made int64 so that the body compiles
+    once per array type (callers pass literal counts)."""
+    shuffle_body_nb(rs, a, np.int64(n))
+
+
+@njit(cache=True)
+def shuffle_body_nb(rs, a, n):
+    """:func:`shuffle_nb`'s body (int64 ``n``)."""
     for i in range(n - 1, 0, -1):
         j = below_nb(rs, i + 1)
         t = a[i]

@@ -211,7 +211,9 @@ def test_no_file_over_500_lines():
 # (wrapper, body): the body is compiled once, for int64 arguments; only its inlined wrapper calls it
 ONE_COMPILE = {"log_nb": "log_row_nb", "decide_nb": "decide_body_nb", "trade_nb": "trade_body_nb",
                "diplomat_nb": "diplomat_body_nb", "ev_pair_nb": "ev_pair_body_nb", "ev_side_nb": "ev_side_body_nb",
-               "gift_nb": "gift_body_nb", "play_turns_nb": "play_turns_body_nb"}
+               "gift_nb": "gift_body_nb", "play_turns_nb": "play_turns_body_nb",
+               "give_value_nb": "give_value_body_nb", "transfer_nb": "transfer_body_nb",
+               "return_score_nb": "return_score_body_nb", "shuffle_nb": "shuffle_body_nb"}
 
 
 def test_literal_heavy_calls_go_through_their_int64_wrappers():
@@ -223,7 +225,8 @@ def test_literal_heavy_calls_go_through_their_int64_wrappers():
     (scripts/dev/compile_profile.py lists them)."""
     callers: dict[str, set[str]] = {b: set() for b in ONE_COMPILE.values()}
     inline: dict[str, bool] = {}
-    for path in list((PKG / "engine").glob("*.py")) + list((PKG / "bots").glob("*.py")):
+    for path in [*(PKG / "engine").glob("*.py"), *(PKG / "bots").glob("*.py"), *(PKG / "search").glob("*.py"),
+                 PKG / "rng.py"]:
         tree = ast.parse(path.read_text())
         for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
             if fn.name in ONE_COMPILE:

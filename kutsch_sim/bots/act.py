@@ -460,7 +460,7 @@ def choose_action_nb(v):
             named = m_team
         elif act == ACT_DECLARE and o % ACT_MUL == DK.DRINK:
             named = m_drink
-        state_named_nb(v, named)
+        state_named_nb(v, np.int64(named))  # int64: one compile (named may be the literal 0)
     return i
 
 

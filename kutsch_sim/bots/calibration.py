@@ -148,7 +148,7 @@ def named_nb(n, declaring, tm, h):
     """P(teammate) of a seat holding our victory items as a calibrated seat states it,
     from its posterior ``tm`` and the same from hard evidence alone ``h``; ``declaring``: the
     action taken declares naming it."""
-    return surf_nb(n, S_NAMED_DECL if declaring else S_NAMED, tm, h)
+    return surf_nb(n, np.int64(S_NAMED_DECL if declaring else S_NAMED), tm, h)  # int64: surf_nb compiles once
 
 
 @njit(cache=True)
@@ -166,17 +166,17 @@ def state_named_nb(v, named):
     while m:
         p = ctz_nb(m)
         m &= m - 1
-        hp, _ = shares_nb(n, me, v.na, v.asg, v.w, np.int64(1) << p, False)
+        hp, _ = shares_nb(n, me, v.na, v.asg, v.w, np.int64(1) << p, np.bool_(False))
         v.scr[CLAIM + CL_TM + p] = named_nb(n, (named >> p) & 1, v.tm[p], hp)
 
 
 @njit(cache=True)
 def minority_nb(v):
     """P(my team is the smaller) as a calibrated seat states it (S_MINOR), from its View."""
-    h, ps = shares_nb(v.n, v.me, v.na, v.asg, v.w, np.int64(0), True)
+    h, ps = shares_nb(v.n, v.me, v.na, v.asg, v.w, np.int64(0), np.bool_(True))
     if h < 0.0:
         return v.minor
-    return surf_nb(v.n, S_MINOR, ps, h)
+    return surf_nb(v.n, np.int64(S_MINOR), ps, h)
 
 
 @njit(cache=True)
@@ -218,8 +218,8 @@ def cal_plan_nb(v, need, own, m_cal, drink):
                 items *= pi[p]
         if k >= need:
             pj = joint_nb(n, me, v.na, v.asg, v.w, v.k_assoc, sub, sub)
-            hj, _ = shares_nb(n, me, v.na, v.asg, v.w, np.int64(sub), False)
-            j = surf_nb(n, S_JOINT, pj, hj)
+            hj, _ = shares_nb(n, me, v.na, v.asg, v.w, np.int64(sub), np.bool_(False))
+            j = surf_nb(n, np.int64(S_JOINT), pj, hj)
             p1 = j * items * (m_cal if drink else 1.0)
             pr = map_nb(n, kind, logit_nb(p1), 0.0, 0.0)
             if pr > best:

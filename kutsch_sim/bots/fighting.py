@@ -130,11 +130,11 @@ def choose_fight_play_nb(v):
         pa = v.ctx[DCTX_U]
         pd = v.ctx[DCTX_W]
         if me == a:
-            now = outcome_nb(x, y)
-            then = outcome_nb(pa + 1, pd)
+            now = outcome_nb(np.int64(x), np.int64(y))
+            then = outcome_nb(np.int64(pa + 1), np.int64(pd))
         else:
-            now = outcome_nb(y, x)
-            then = outcome_nb(pd + 1, pa)
+            now = outcome_nb(np.int64(y), np.int64(x))
+            then = outcome_nb(np.int64(pd + 1), np.int64(pa))
         if then > now:
             out_nb(v, R_PLAY_BONUS, -1, src)
             return 1

@@ -252,7 +252,7 @@ def choose_diplo_use_nb(v):
         out_nb(v, R_DIPLO_SKIP, -1, -1)
         return 0
     v.mem[M_DIPLO_T] = bt
-    v.mem[M_DIPLO_NAME] = name_for_card_nb(bc, v.bags_open)
+    v.mem[M_DIPLO_NAME] = name_for_card_nb(np.int64(bc), v.bags_open)
     v.mem[M_DIPLO_OFFER] = bo
     out_nb(v, R_DIPLO_USE, bt, v.mem[M_DIPLO_NAME])
     return 1

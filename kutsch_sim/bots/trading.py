@@ -69,9 +69,16 @@ from .values import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def transfer_nb(v, c, t, occ_used):
-    """Value for my team of card c leaving my hand for seat t (no trade effects)."""
+    """Value for my team of card c leaving my hand for seat t (no trade effects). The card and
+    the seat are made int64 so that the body compiles once."""
+    return transfer_body_nb(v, np.int64(c), np.int64(t), occ_used)
+
+
+@njit(cache=True)
+def transfer_body_nb(v, c, t, occ_used):
+    """:func:`transfer_nb`'s body (int64 card and seat)."""
     s = give_value_nb(v, c, t)
     if future_team_nb(c) < 0:
         scr = v.scr
@@ -90,10 +97,17 @@ def gain_nb(v, c, occ_used):
     return keep_value_nb(c, v.team, v.bags_open, v.deck_n, scr[MY_THEIRS] + scr[MY_NOW], occ_used)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def return_score_nb(v, y, a, use_effect, occ_used, a_known):
     """Score of handing card y to seat a (trade return, Priest, give-back, Sextant, limit);
-    a_known: a's team is known. (The View is a record, so passing it costs one pointer.)"""
+    a_known: a's team is known. (The View is a record, so passing it costs one pointer.) The
+    card and the seat are made int64 so that the body compiles once."""
+    return return_score_body_nb(v, np.int64(y), np.int64(a), use_effect, occ_used, a_known)
+
+
+@njit(cache=True)
+def return_score_body_nb(v, y, a, use_effect, occ_used, a_known):
+    """:func:`return_score_nb`'s body (int64 card and seat)."""
     bags_open, deck_n, scr, par = v.bags_open, v.deck_n, v.scr, v.par
     s = transfer_nb(v, y, a, occ_used)
     if use_effect and has_effect_nb(y, bags_open):

@@ -307,10 +307,17 @@ def keep_value_nb(c, team, bags_open, deck_n, my_any, occ_used):
     return 0.1  # Mirror
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def give_value_nb(v, c, t):
     """Change in our team's prospects when card c goes from me to seat t (victory items,
-    Pearl, Loge), before trade effects; ``v`` is the seat's View (prep_nb done)."""
+    Pearl, Loge), before trade effects; ``v`` is the seat's View (prep_nb done). The arguments
+    are made int64 so that the body compiles once (its callers pass int8, int32 and int64)."""
+    return give_value_body_nb(v, np.int64(c), np.int64(t))
+
+
+@njit(cache=True)
+def give_value_body_nb(v, c, t):
+    """:func:`give_value_nb`'s body (int64 arguments)."""
     team, bags_open, scr, cons = v.team, v.bags_open, v.scr, v.par[P_CONSOLIDATE]
     tm = scr[TM + t]
     f = future_team_nb(c)

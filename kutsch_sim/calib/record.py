@@ -181,10 +181,10 @@ def plan_claims_nb(cp, me, game, turn, kind, p, mask, chosen, out, k):
         if (m >> q) & 1:
             same = 1.0 if cp.assoc[q] == team else 0.0
             allin *= same
-            h, ps = shares_nb(n, me, v.na, v.asg, v.w, np.int64(1) << q, False)
+            h, ps = shares_nb(n, me, v.na, v.asg, v.w, np.int64(1) << q, np.bool_(False))
             k = put_nb(out, k, game, turn, me, T_NAMED, q, said_nb(scr, CL_TM + q, v.tm[q]), same, chosen, kind, h,
                        v.tm[q])
-    h, ps = shares_nb(n, me, v.na, v.asg, v.w, m, False)
+    h, ps = shares_nb(n, me, v.na, v.asg, v.w, m, np.bool_(False))
     k = put_nb(out, k, game, turn, me, T_JOINT, m, said_nb(scr, CL_J_TEAM if kind == DK.TEAM else CL_J_DRINK, pj),
                allin, chosen, kind, h, pj)
     for c in range(8):
@@ -224,7 +224,7 @@ def turn_claims_nb(st, me, cp, game, out, k):
             k = plan_claims_nb(cp, me, game, turn, kind, p, scr[CLAIM + cm], 1.0 if took == kind else 0.0, out, k)
     if scr[CLAIM + CL_P_DRINK] >= 0.0:
         small = 1.0 if cp.sc[SC.MINORITY] == cp.assoc[me] else 0.0
-        h, ps = shares_nb(cp.sc[SC.N], me, v.na, v.asg, v.w, np.int64(0), True)
+        h, ps = shares_nb(cp.sc[SC.N], me, v.na, v.asg, v.w, np.int64(0), np.bool_(True))
         k = put_nb(out, k, game, turn, me, T_MINORITY, -1, said_nb(scr, CL_MINOR, v.minor), small,
                    1.0 if took == DK.DRINK else 0.0, DK.DRINK, h, ps)
     w = scr[CLAIM + CL_WAIT]
