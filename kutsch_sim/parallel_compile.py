@@ -81,7 +81,7 @@ PARTS: dict[str, tuple[str, str, tuple[str, ...]]] = {
 # core from an empty cache on host F. First the small functions both sides' later parts call
 # (while the helper starts: the random draw, a hand's options, and the bit count that the
 # beliefs here and the policies' posterior there both call); then the event log with the
-# observers, the bots' beliefs and the set-up here (15 s), the bots' policies there (17 s);
+# observers, the bots' beliefs and the set-up here (15 s), the bots' policies there (14 s);
 # then the looks and announcements here (2 s) beside the bots' entry and the decision, which
 # every rule below the turn calls (3 s); then the draw with the hand limit here (3.5 s) beside
 # the Clairvoyant's window and a look at an association card, which neither reaches (3.5 s);
