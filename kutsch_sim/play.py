@@ -75,11 +75,17 @@ def play_games_nb(spec, game0, out):
     for i in range(out.shape[0]):
         init_game_nb(st, sp, game0 + i)
         play_turns_nb(st, -1)
-        # element by element: numba's slice assignment of one array into another brings 38 more
-        # compilations (string code for its errors among them), 1.4 s of a cold compile
-        for j in range(N_REC):
-            out[i, j] = st.rec[j]
+        store_record_nb(out, i, st)
     keep_alive_nb(buf)
+
+
+@njit(cache=True, inline="always")
+def store_record_nb(out, i, st):
+    """``out[i] = st.rec``, element by element: numba's slice assignment of one array into
+    another brings 38 more compilations (string code for its errors among them) into a batch
+    kernel's cold compile, 1.4 s."""
+    for j in range(N_REC):
+        out[i, j] = st.rec[j]
 
 
 def play_batch(spec, game0, n_games, threads=None, kernel=None):

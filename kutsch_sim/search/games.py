@@ -12,9 +12,9 @@ import numpy as np
 from ..bots.dispatch import final_beliefs_nb
 from ..bots.params import BOT_SEARCH
 from ..engine.state import new_state_nb
-from ..enums import N_REC, SC
+from ..enums import SC
 from ..jit import njit, record_nb
-from ..play import init_game_nb, keep_alive_nb, play_games_nb, play_one_nb
+from ..play import init_game_nb, keep_alive_nb, play_games_nb, play_one_nb, store_record_nb
 from .lookahead import MAX_WIDTH, WINS_LEN, play_searching_nb
 
 
@@ -47,8 +47,7 @@ def play_search_games_nb(spec, game0, out):
     for i in range(out.shape[0]):
         init_game_nb(st, sp, game0 + i)
         play_to_end_nb(st)
-        for j in range(N_REC):  # element by element, as play.play_games_nb (a shorter compile)
-            out[i, j] = st.rec[j]
+        store_record_nb(out, i, st)
     keep_alive_nb(buf)
 
 
