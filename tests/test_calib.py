@@ -79,6 +79,34 @@ def test_a_calibrated_seat_states_p_teammate_from_the_surface_of_what_it_does():
     assert np.abs(d["stated"].to_numpy() - want).max() < 1e-9
 
 
+@pytest.mark.parametrize("n", [3, 5])
+def test_a_drink_declaration_names_no_more_seats_than_the_smaller_team_has(n):
+    """R2.2, R7: the Drink counts only if the declarer's team is the smaller, of (N - 1) / 2 seats,
+    so a calibrated seat's Drink plan names at most (N - 1) / 2 - 1 seats: none at 3 players."""
+    cfg, rec, cl, _ = claims(n, "basic", ("smart",), 400)
+    d = cl[(cl[:, R.COL_TYPE] == R.T_DECL_DRINK) & (cl[:, R.COL_STATED] > 0)]
+    named = np.array([bin(int(a)).count("1") if a > 0 else 0 for a in d[:, R.COL_ABOUT]])
+    assert len(d) > 500 and named.max() <= (n - 1) // 2 - 1
+    if n == 5:
+        assert (named == 1).sum() > 20  # the cap leaves the plans the rules allow
+
+
+def test_a_team_declaration_states_its_map_of_the_parts_and_the_odds_of_playing_on():
+    """M_TEAM reads P(success) made of the parts and the seat's stated P(win by playing on), as
+    ``calib.fit`` fits it."""
+    from kutsch_sim.bots.calibration import M_TEAM
+    from kutsch_sim.calib.fit import apply, in_table, logit
+
+    cfg, rec, cl, _ = claims(6, "basic", ("smart",), 150)
+    d = pd.DataFrame(cl, columns=list(R.COLUMNS))
+    key = ["game", "turn", "seat"]
+    w = d[d["type"] == R.T_WAIT][key + ["stated"]].rename(columns={"stated": "wait"})
+    t = d[(d["type"] == R.T_DECL_TEAM) & (d["about"] > 0) & (d["x1"] > 0)].merge(w, on=key)
+    assert len(t) > 200
+    want = apply(in_table(6, M_TEAM), logit(t["x1"]), logit(t["wait"]))
+    assert np.abs(t["stated"].to_numpy() - want).max() < 1e-9
+
+
 def test_won_is_the_seats_win_and_the_label_of_claims_about_the_end():
     cfg, rec, cl, _ = claims(6, "basic+Loge", ("smart",), 150)
     for row in cl:

@@ -106,3 +106,42 @@ def test_maps_refuses_an_unknown_map_before_reading_claims(monkeypatch, capsys):
     with pytest.raises(SystemExit) as e:
         fb.maps("runs/y", "smart", None, "search-m", ["nameless"])
     assert e.value.code == 2 and "no map 'nameless'" in capsys.readouterr().err
+
+
+def test_the_team_map_reads_the_odds_of_playing_on(tmp_path, monkeypatch):
+    """``maps --only team``: M_TEAM is fitted on the declarations taken, on their parts and on the
+    stated P(win by playing on) that the table's own M_WAIT gives (kept, as M_ITEM is): at the same
+    parts, a declaration taken with poor odds of playing on states less."""
+    from kutsch_sim.bots.calibration import M_ITEM, M_TEAM, M_WAIT, S_JOINT
+    from kutsch_sim.calib.record import T_DECL_TEAM, T_JOINT, T_WAIT
+
+    fb = load_module(SCRIPTS / "fit_beliefs.py", "fit_beliefs_team_under_test")
+    table = tmp_path / "calibration_table.py"
+    table.write_text(Path(calibration_table.__file__).read_text())
+    monkeypatch.setattr(fb, "TABLE", table)
+    rng = np.random.default_rng(9)
+    m, n = 40000, 6
+    key = {"config": 0, "game": np.arange(m), "turn": 10, "seat": 1, "n": n}
+    post = rng.uniform(0.3, 0.97, m)  # the joint's posterior, its hard share 1/2
+    raw = rng.uniform(0.1, 0.9, m)  # act.wait_odds_nb
+    joint = F.read_surface(np.asarray(calibration_table.SURF[n][S_JOINT]), post, np.full(m, 0.5))
+    wait = F.apply(F.in_table(n, M_WAIT), F.logit(raw), np.full(m, 0.1))
+    truth = np.clip(joint - 0.25 * (wait < 0.45), 0.0, 1.0)  # the marginal gambles succeed less
+    ok = (rng.random(m) < truth).astype(float)
+    dec = pd.DataFrame({**key, "type": T_DECL_TEAM, "kind": 0, "about": 2, "stated": joint, "label": ok,
+                        "chosen": 1, "x1": joint, "x2": post})
+    jn = pd.DataFrame({**key, "type": T_JOINT, "kind": 0, "about": 2, "stated": joint, "label": ok, "chosen": 1,
+                       "x1": 0.5, "x2": post})
+    wt = pd.DataFrame({**key, "type": T_WAIT, "kind": 0, "about": -1, "stated": wait, "label": 0.0, "chosen": 1,
+                       "x1": raw, "x2": 0.1})
+    monkeypatch.setattr(fb, "_claims", lambda runs, prof: pd.concat([dec, jn, wt], ignore_index=True))
+    fb.maps("runs/z", "smart", None, "search-m", ["team"])
+
+    new = load_module(table, "table_team_under_test")
+    old = calibration_table
+    assert new.SURF == old.SURF
+    for k in (M_ITEM, M_WAIT):
+        assert new.CAL[n][k] == old.CAL[n][k] and new.KNOTS[n][k] == old.KNOTS[n][k]
+    mp = F.Map(new.CAL[n][M_TEAM], new.KNOTS[n][M_TEAM])
+    lo, hi = F.apply(mp, F.logit([0.8, 0.8]), F.logit([0.3, 0.7]))
+    assert new.CAL[n][M_TEAM][2] > 0.0 and hi - lo > 0.1, (lo, hi)

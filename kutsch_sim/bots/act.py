@@ -294,6 +294,9 @@ def choose_action_nb(v):
             wait = map_nb(n, M_WAIT, logit_nb(wait), v.turn / 100.0, 0.0)
         scr[CLAIM + CL_WAIT] = wait
         thr = min(thr, wait + par[P_WAIT_VALUE])
+    # the declaration maps read the odds of playing on too (bots.calibration): at one estimate,
+    # the declarations a seat takes when those odds are poor are the marginal ones
+    wf = logit_nb(scr[CLAIM + CL_WAIT]) if scr[CLAIM + CL_WAIT] >= 0.0 else 0.0
     noise = par[P_NOISE]
     # impatience: once a game runs past 10 turns a player, attacking a likely opponent to
     # take an item gains value (a stalled game -- each team's last victory item held by the
@@ -362,7 +365,7 @@ def choose_action_nb(v):
                     if dk == DK.DRINK:
                         m_cal = minority_nb(v)
                         scr[CLAIM + CL_MINOR] = m_cal
-                    pr, mask, p1, pj = cal_plan_nb(v, need, own, m_cal, dk == DK.DRINK)
+                    pr, mask, p1, pj = cal_plan_nb(v, need, own, m_cal, dk == DK.DRINK, wf)
                     scr[CLAIM + (CL_P1_DRINK if dk == DK.DRINK else CL_P1_TEAM)] = p1
                     scr[CLAIM + (CL_J_DRINK if dk == DK.DRINK else CL_J_TEAM)] = pj
                 else:

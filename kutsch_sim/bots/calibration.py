@@ -35,7 +35,8 @@ map        what it states                            features
 M_ITEM     P(a card is still where it last saw it)   logit of its confidence (``bel_conf``)
 M_WAIT     P(my team wins by playing on)             logit of ``act.wait_odds_nb``, turn / 100
 M_TEAM     P(the team declaration succeeds), R6.3    logit of S_JOINT x the M_ITEM of each counted
-                                                     card
+                                                     card; logit of the stated P(win by playing on)
+                                                     (M_WAIT; 1/2 without declarations by value)
 M_DRINK    the same with the Drink of Power, R7      logit of S_JOINT x M_ITEMs x S_MINOR
 M_SEARCH   P(I win), the search's picked action      logit of the share of its sampled worlds that
            (``search.lookahead``)                    the action won; 1 if that share is a pick's
@@ -45,7 +46,9 @@ M_SEARCH   P(I win), the search's picked action      logit of the share of its s
 M_TEAM and M_DRINK are fitted on the declarations taken only: a seat declares the first time
 its estimate passes its threshold, so the declarations made are those whose estimate was lucky
 (the optimizer's curse in time); a map fitted on them states what such declarations are
-worth. M_SEARCH is fitted on the look-ahead's picks, the label whether the seat then won (the
+worth. Which declarations are taken depends on the seat's odds of playing on too (it declares
+once P(success) beats them, R6.4): at one estimate, those it takes when its odds are poor are
+the marginal gambles and succeed less, so M_TEAM reads those odds beside the estimate. M_SEARCH is fitted on the look-ahead's picks, the label whether the seat then won (the
 share of its worlds won overstates that above one half, docs/calibration.md); it leaves the
 pick alone, since the look-ahead compares the raw shares, and states what such a share is
 worth. Beyond the scores of the declarations it was fitted on, such a map is the logistic
@@ -64,7 +67,7 @@ from ..enums import MAX_PLAYERS
 from ..jit import njit
 from .posterior import joint_nb, shares_nb
 from .calibration_table import CAL, DZ, KNOTS, N_KNOTS, S_DU, S_DW, S_NU, S_NW, S_U0, S_W0, SURF, TEMPER_FIT, Z0
-from .intrinsics import ctz_nb
+from .intrinsics import ctz_nb, popcount_nb
 from .values import CL_CONF, CL_TM, CLAIM
 
 M_ITEM = 0
@@ -180,11 +183,13 @@ def minority_nb(v):
 
 
 @njit(cache=True)
-def cal_plan_nb(v, need, own, m_cal, drink):
+def cal_plan_nb(v, need, own, m_cal, drink, wf):
     """A calibrated seat's declaration of its own team (R6.3; with ``drink`` its Drink of Power,
     R7, ``m_cal`` its stated P(minority)): whom to name so that our victory items reach
-    ``need`` (``own`` of them in its hand), chosen for the highest stated P(success). Returns (stated P(success), bit mask, P(success) made of
-    the parts, stated joint). Also writes what it states of each card that a seat holding our
+    ``need`` (``own`` of them in its hand), chosen for the highest stated P(success); ``wf`` is
+    the logit of its stated P(win by playing on), the declaration maps' second feature (0 for a
+    seat that does not declare by value). Returns (stated P(success), bit mask, P(success) made
+    of the parts, stated joint). Also writes what it states of each card that a seat holding our
     items has (M_ITEM, ``scr[CLAIM + CL_CONF + c]``)."""
     me, n, conf = v.me, v.n, v.conf
     scr = v.scr
@@ -203,13 +208,20 @@ def cal_plan_nb(v, need, own, m_cal, drink):
     if own >= need:
         if not drink:
             return 1.0, 0, 1.0, 1.0
-        return map_nb(n, kind, logit_nb(m_cal), 0.0, 0.0), 0, m_cal, 1.0
+        return map_nb(n, kind, logit_nb(m_cal), wf, 0.0), 0, m_cal, 1.0
     best = 0.0
     best_mask = 0
     best_p1 = 0.0
     best_j = 0.0
+    # a Drink declaration succeeds only if the declarer's team is the smaller (R7), of (N - 1) / 2
+    # seats (R2.2): it can name at most that many less one (none at 3 players), however the
+    # product of the parts below, which treats the two as independent, reads
+    cap = (n - 1) // 2 - 1 if drink else n
     sub = cmask
     while sub:
+        if popcount_nb(np.int64(sub)) > cap:
+            sub = (sub - 1) & cmask
+            continue
         k = own
         items = 1.0
         for p in range(n):
@@ -221,7 +233,7 @@ def cal_plan_nb(v, need, own, m_cal, drink):
             hj, _ = shares_nb(n, me, v.na, v.asg, v.w, np.int64(sub), np.bool_(False))
             j = surf_nb(n, np.int64(S_JOINT), pj, hj)
             p1 = j * items * (m_cal if drink else 1.0)
-            pr = map_nb(n, kind, logit_nb(p1), 0.0, 0.0)
+            pr = map_nb(n, kind, logit_nb(p1), wf, 0.0)
             if pr > best:
                 best = pr
                 best_mask = sub

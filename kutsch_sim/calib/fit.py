@@ -14,8 +14,8 @@ configuration the game belongs to). Per count:
   confidence that the card is still there) from the cards of the declarations taken;
 * the declarations, ``M_TEAM`` and ``M_DRINK``, from the declarations taken only: P(success)
   made of the *new* parts (the joint surface of the named seats, times each counted card's item
-  map, times the minority surface for the Drink) is the feature, and whether the declaration
-  succeeded the label;
+  map, times the minority surface for the Drink) is the feature, for ``M_TEAM`` with the new
+  ``M_WAIT``'s P(win by playing on) beside it, and whether the declaration succeeded the label;
 * the search, ``M_SEARCH``, from a search profile's picks: whether the seat won, on its pick's
   share of the sampled worlds.
 
@@ -112,10 +112,13 @@ def read_surface(s: np.ndarray, p, h) -> np.ndarray:
     return np.where(h <= 0.0, 0.0, np.where(h >= 1.0, 1.0, S.apply_surface(s, logit(p), logit(h))))
 
 
-def fit_count(d: pd.DataFrame, prior: np.ndarray, keep: tuple[int, ...] = ()) -> tuple[list[Map], np.ndarray]:
+def fit_count(d: pd.DataFrame, prior: np.ndarray, keep: tuple[int, ...] = (),
+              table: dict[int, Map] | None = None) -> tuple[list[Map], np.ndarray]:
     """The N_MAPS maps and the N_SURF surfaces of one player count from its claims ``d``, each
     surface drawn towards ``prior[k]`` where claims are thin; the surfaces in ``keep`` stay the
-    prior's. The declaration maps are fitted on the parts the returned surfaces give."""
+    prior's, and so do the maps in ``table`` (of ``M_ITEM`` and ``M_WAIT``: the count's maps as
+    they are).
+    The declaration maps are fitted on the parts the returned surfaces and maps give."""
     maps = [IDENTITY] * N_MAPS
     surfs = np.array(prior, np.float64, copy=True)
     t = d["type"].to_numpy()
@@ -128,12 +131,14 @@ def fit_count(d: pd.DataFrame, prior: np.ndarray, keep: tuple[int, ...] = ()) ->
     for k, x in ((S_NAMED, named[dec == 0]), (S_NAMED_DECL, named[dec == 1]), (S_JOINT, joint), (S_MINOR, minority)):
         if k not in keep:
             surfs[k] = S.fit_surface(logit(x.x2), logit(x.x1), x.label.to_numpy(np.float64), prior[k])
-    maps[M_ITEM] = regress([logit(item.x2)], item.label)
-    maps[M_WAIT] = regress([logit(wait.x1), wait.x2.to_numpy()], wait.label)
+    table = table or {}
+    maps[M_ITEM] = table[M_ITEM] if M_ITEM in table else regress([logit(item.x2)], item.label)
+    maps[M_WAIT] = table[M_WAIT] if M_WAIT in table else regress([logit(wait.x1), wait.x2.to_numpy()], wait.label)
     # the declarations taken, their features rebuilt from the new parts
     j = joint.assign(jn=read_surface(surfs[S_JOINT], joint.x2, joint.x1))[KEY + ["jn"]]
     it = item.assign(i=apply(maps[M_ITEM], logit(item.x2))).groupby(KEY, as_index=False)["i"].prod()
     mi = minority.assign(mn=read_surface(surfs[S_MINOR], minority.x2, minority.x1))[KEY[:-1] + ["mn"]]
+    wt = wait.assign(wn=apply(maps[M_WAIT], logit(wait.x1), wait.x2))[KEY[:-1] + ["wn"]].drop_duplicates(KEY[:-1])
     for typ, m in ((T_DECL_TEAM, M_TEAM), (T_DECL_DRINK, M_DRINK)):
         dec = rows(typ)
         dec = dec[(dec.chosen == 1) & (dec.stated > 0)]
@@ -142,9 +147,22 @@ def fit_count(d: pd.DataFrame, prior: np.ndarray, keep: tuple[int, ...] = ()) ->
         dec = dec.merge(j, on=KEY, how="left").merge(it, on=KEY, how="left")
         parts = dec.jn.fillna(1.0).to_numpy() * dec.i.fillna(1.0).to_numpy()
         if typ == T_DECL_DRINK:
+            # a plan naming more seats than the smaller team holds besides the declarer is no
+            # longer made (bots.calibration.cal_plan_nb; R2.2, R7): claims of it are left out
+            cap = (int(d["n"].iloc[0]) - 1) // 2 - 1
+            named = np.array([bin(int(a)).count("1") if a > 0 else 0 for a in dec.about])
+            dec, parts = dec[named <= cap], parts[named <= cap]
             dec = dec.merge(mi, on=KEY[:-1], how="left")
             parts = parts * dec.mn.fillna(0.5).to_numpy()
-        maps[m] = regress([logit(parts)], dec.label)
+            maps[m] = regress([logit(parts)], dec.label)
+        else:
+            # the team map reads the stated odds of playing on too (a seat that does not declare
+            # by value has none: 1/2, logit 0): at one estimate, a declaration taken when those
+            # odds are poor is a marginal one and succeeds less (docs/calibration.md). The Drink
+            # map does not: read so, it made the Drink a gamble taken half as often again at 7
+            # players, a third of them failing
+            dec = dec.merge(wt, on=KEY[:-1], how="left")
+            maps[m] = regress([logit(parts), logit(dec.wn.fillna(0.5))], dec.label)
     return maps, surfs
 
 
@@ -168,12 +186,16 @@ def surfs_in_table(n: int) -> np.ndarray:
     return np.asarray(TABLE.SURF[n], np.float64)
 
 
-def fit(claims: pd.DataFrame, search: pd.DataFrame | None = None, keep: tuple[int, ...] = ()
-        ) -> tuple[dict[int, list[Map]], dict[int, np.ndarray]]:
+def fit(claims: pd.DataFrame, search: pd.DataFrame | None = None, keep: tuple[int, ...] = (),
+        keep_maps: tuple[int, ...] = ()) -> tuple[dict[int, list[Map]], dict[int, np.ndarray]]:
     """Maps and surfaces per player count found in ``claims`` (the smart profile's; each surface
-    drawn towards the table's, the surfaces in ``keep`` left as the table has them), with M_SEARCH
-    from the search profile's claims ``search`` where it has them (else the identity)."""
-    fitted = {int(n): fit_count(d, surfs_in_table(int(n)), keep) for n, d in claims.groupby("n")}
+    drawn towards the table's, the surfaces in ``keep`` and the maps in ``keep_maps`` (of
+    ``M_ITEM``, ``M_WAIT``) left as the table has them), with M_SEARCH from the search profile's
+    claims ``search`` where it has them (else the identity)."""
+    def table(n: int) -> dict[int, Map]:
+        return {k: in_table(n, k) for k in keep_maps}
+
+    fitted = {int(n): fit_count(d, surfs_in_table(int(n)), keep, table(int(n))) for n, d in claims.groupby("n")}
     maps = {n: m for n, (m, _) in fitted.items()}
     surfs = {n: sf for n, (_, sf) in fitted.items()}
     if search is not None:

@@ -112,7 +112,9 @@ def maps(runs: str, prof: str, search: str | None, search_prof: str, only: list[
     sdf = _claims(search, search_prof) if search else None
     # surfaces not refitted stay the table's, and the declaration maps are fitted on what stays
     ss = [k for x in only or labels for k in surf_of.get(x, ())]
-    fitted, surfs = F.fit(df, sdf, keep=tuple(k for k in range(N_SURF) if k not in ss))
+    # M_ITEM and M_WAIT feed the declaration maps' features: those not refitted stay the table's
+    km = tuple(MAP_LABELS.index(x) for x in ("item", "wait") if only is not None and x not in only)
+    fitted, surfs = F.fit(df, sdf, keep=tuple(k for k in range(N_SURF) if k not in ss), keep_maps=km)
     note = f"Fitted on the claims of the profile {prof} in {runs} ({len(df):,} claims)"
     if sdf is not None:
         note += f", M_SEARCH on those of {search_prof} in {search} ({len(sdf):,} claims)"
