@@ -294,8 +294,8 @@ def choose_action_nb(v):
             wait = map_nb(n, M_WAIT, logit_nb(wait), v.turn / 100.0, 0.0)
         scr[CLAIM + CL_WAIT] = wait
         thr = min(thr, wait + par[P_WAIT_VALUE])
-    # the declaration maps read the odds of playing on too (bots.calibration): at one estimate,
-    # the declarations a seat takes when those odds are poor are the marginal ones
+    # the team declaration's map reads the odds of playing on too (bots.calibration): at one
+    # estimate, the declarations a seat takes when those odds are poor are the marginal ones
     wf = logit_nb(scr[CLAIM + CL_WAIT]) if scr[CLAIM + CL_WAIT] >= 0.0 else 0.0
     noise = par[P_NOISE]
     # impatience: once a game runs past 10 turns a player, attacking a likely opponent to

@@ -48,12 +48,13 @@ its estimate passes its threshold, so the declarations made are those whose esti
 (the optimizer's curse in time); a map fitted on them states what such declarations are
 worth. Which declarations are taken depends on the seat's odds of playing on too (it declares
 once P(success) beats them, R6.4): at one estimate, those it takes when its odds are poor are
-the marginal gambles and succeed less, so M_TEAM reads those odds beside the estimate. M_SEARCH is fitted on the look-ahead's picks, the label whether the seat then won (the
-share of its worlds won overstates that above one half, docs/calibration.md); it leaves the
-pick alone, since the look-ahead compares the raw shares, and states what such a share is
-worth. Beyond the scores of the declarations it was fitted on, such a map is the logistic
-alone (``calib.fit.regress``). The identity map has the coefficients (0, 1, 0, 0), f1 = logit
-p, and the knots sigma(z).
+the marginal gambles and succeed less, so M_TEAM reads those odds beside the estimate (M_DRINK
+does not: its coefficient for them is 0). M_SEARCH is fitted on the look-ahead's picks, the
+label whether the seat then won (the share of its worlds won overstates that above one half,
+docs/calibration.md); it leaves the pick alone, since the look-ahead compares the raw shares,
+and states what such a share is worth. Beyond the scores of the declarations it was fitted on,
+such a map is the logistic alone (``calib.fit.regress``). The identity map has the coefficients
+(0, 1, 0, 0), f1 = logit p, and the knots sigma(z).
 """
 
 from __future__ import annotations
@@ -214,8 +215,8 @@ def cal_plan_nb(v, need, own, m_cal, drink, wf):
     best_p1 = 0.0
     best_j = 0.0
     # a Drink declaration succeeds only if the declarer's team is the smaller (R7), of (N - 1) / 2
-    # seats (R2.2): it can name at most that many less one (none at 3 players), however the
-    # product of the parts below, which treats the two as independent, reads
+    # seats (R2.2), so it names at most (N - 1) / 2 - 1 of them: none at 3 players. The product
+    # of the parts below treats the two as independent and would state odds for more
     cap = (n - 1) // 2 - 1 if drink else n
     sub = cmask
     while sub:

@@ -117,8 +117,7 @@ def fit_count(d: pd.DataFrame, prior: np.ndarray, keep: tuple[int, ...] = (),
     """The N_MAPS maps and the N_SURF surfaces of one player count from its claims ``d``, each
     surface drawn towards ``prior[k]`` where claims are thin; the surfaces in ``keep`` stay the
     prior's, and so do the maps in ``table`` (of ``M_ITEM`` and ``M_WAIT``: the count's maps as
-    they are).
-    The declaration maps are fitted on the parts the returned surfaces and maps give."""
+    they are). The declaration maps are fitted on the parts the returned surfaces and maps give."""
     maps = [IDENTITY] * N_MAPS
     surfs = np.array(prior, np.float64, copy=True)
     t = d["type"].to_numpy()
