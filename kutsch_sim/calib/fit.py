@@ -146,8 +146,8 @@ def fit_count(d: pd.DataFrame, prior: np.ndarray, keep: tuple[int, ...] = (),
         dec = dec.merge(j, on=KEY, how="left").merge(it, on=KEY, how="left")
         parts = dec.jn.fillna(1.0).to_numpy() * dec.i.fillna(1.0).to_numpy()
         if typ == T_DECL_DRINK:
-            # a plan naming more seats than the smaller team holds besides the declarer is no
-            # longer made (bots.calibration.cal_plan_nb; R2.2, R7): claims of it are left out
+            # a plan naming more seats than the smaller team holds besides the declarer is not
+            # made (bots.calibration.cal_plan_nb; R2.2, R7): claims of it are left out
             cap = (int(d["n"].iloc[0]) - 1) // 2 - 1
             named = np.array([bin(int(a)).count("1") if a > 0 else 0 for a in dec.about])
             dec, parts = dec[named <= cap], parts[named <= cap]
