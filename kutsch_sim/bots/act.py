@@ -285,6 +285,7 @@ def choose_action_nb(v):
         scr[CLAIM + j] = -1.0
     cal = par[P_CALIBRATED] > 0.0  # declare on the calibrated statements (bots.calibration)
     m_cal = -1.0
+    wf = 0.0  # logit of the stated odds of playing on, for the declaration maps (0: none stated)
     if par[P_WAIT_VALUE] < 1.0:
         # declarations by value (R6.4): a failed declaration loses, so declare once the
         # chance of success beats the team's chance of winning by playing on, plus what
@@ -292,11 +293,11 @@ def choose_action_nb(v):
         wait = wait_odds_nb(v)
         if cal:
             wait = map_nb(n, M_WAIT, logit_nb(wait), v.turn / 100.0, 0.0)
+            # the team declaration's map reads these odds too (bots.calibration): at one
+            # estimate, the declarations taken when they are poor are the marginal ones
+            wf = logit_nb(wait)
         scr[CLAIM + CL_WAIT] = wait
         thr = min(thr, wait + par[P_WAIT_VALUE])
-    # the team declaration's map reads the odds of playing on too (bots.calibration): at one
-    # estimate, the declarations a seat takes when those odds are poor are the marginal ones
-    wf = logit_nb(scr[CLAIM + CL_WAIT]) if scr[CLAIM + CL_WAIT] >= 0.0 else 0.0
     noise = par[P_NOISE]
     # impatience: once a game runs past 10 turns a player, attacking a likely opponent to
     # take an item gains value (a stalled game -- each team's last victory item held by the
